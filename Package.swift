@@ -1,0 +1,43 @@
+// swift-tools-version:6.0
+import PackageDescription
+
+let package = Package(
+    name: "imgfetch",
+    products: [
+        .executable(name: "imgfetch", targets: ["imgfetch"]),
+        .library(name: "ImageFetchKit", targets: ["ImageFetchKit"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
+    ],
+    targets: [
+        // C libraries, found through pkg-config; each shim header holds only what Swift cannot call directly.
+        .systemLibrary(name: "CCurl", pkgConfig: "libcurl", providers: [.apt(["libcurl4-openssl-dev"])]),
+        .systemLibrary(name: "CTurboJPEG", pkgConfig: "libturbojpeg", providers: [.apt(["libturbojpeg0-dev"])]),
+        .systemLibrary(name: "CPNG", pkgConfig: "libpng", providers: [.apt(["libpng-dev"])]),
+        .systemLibrary(name: "CWebP", pkgConfig: "libwebpdemux", providers: [.apt(["libwebp-dev"])]),
+        .systemLibrary(name: "CGIF", pkgConfig: "libgif", providers: [.apt(["libgif-dev"])]),
+        .systemLibrary(name: "CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
+
+        .target(
+            name: "ImageFetchKit",
+            dependencies: ["CCurl", "CTurboJPEG", "CPNG", "CWebP", "CGIF", "CSQLite"]
+        ),
+        .executableTarget(
+            name: "imgfetch",
+            dependencies: [
+                "ImageFetchKit",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ]
+        ),
+        .testTarget(
+            name: "ImageFetchKitTests",
+            dependencies: ["ImageFetchKit"],
+            exclude: []
+        ),
+        .testTarget(
+            name: "EndToEndTests",
+            dependencies: ["ImageFetchKit"]
+        ),
+    ]
+)
