@@ -51,7 +51,7 @@ public struct ImageFile: Sendable, Hashable {
         }
         guard !isDirectory.boolValue else { throw .unreadable(path: path, reason: "it is a directory") }
         do {
-            return try Data(contentsOf: URL(fileURLWithPath: path))
+            return try Data(contentsOf: URL(fileURLWithPath: path), options: .mappedIfSafe)
         } catch let error as CocoaError where error.code == .fileReadNoPermission {
             throw .unreadable(path: path, reason: "permission is denied")
         } catch {

@@ -14,7 +14,7 @@ enum TurboJPEG {
         guard let handle = pool.checkOut() else { throw .corrupt(.jpeg, reason: "libjpeg-turbo could not create a decompressor") }
         defer { pool.checkIn(handle) }
         var failure: String?
-        let pixels = [UInt8](unsafeUninitializedCapacity: width * height * 4) { buffer, initialized in
+        let pixels = PixelBuffer.make(byteCount: width * height * 4) { buffer in
             let status = data.withUnsafeBytes { source in
                 tjDecompress2(
                     handle, source.baseAddress?.assumingMemoryBound(to: UInt8.self), UInt(source.count),
@@ -27,7 +27,6 @@ enum TurboJPEG {
                 failure = String(cString: tjGetErrorStr2(handle))
                 buffer.initialize(repeating: 0)
             }
-            initialized = width * height * 4
         }
         if let failure { throw .corrupt(.jpeg, reason: failure.trimmingCharacters(in: .whitespacesAndNewlines)) }
         guard let cmyk else { return pixels }
