@@ -30,13 +30,13 @@ public struct ImageFile: Sendable, Hashable {
     }
 
     /// Reads the file at `path` and validates it (header, limits, structure); with `decodePixels`
-    /// it also decodes every pixel. Blocking file I/O: call it off any coordinating actor.
+    /// it also decodes every pixel (keeping none). Blocking file I/O: call it off any coordinating actor.
     public init(
         path: String, registry: DecoderRegistry = .standard, limits: DecodeLimits = DecodeLimits(), decodePixels: Bool = false
     ) throws(ImageFile.Error) {
         let data = try Self.read(path)
         do {
-            info = decodePixels ? try registry.decode(data, limits: limits).info : try registry.validate(data, limits: limits)
+            info = decodePixels ? try registry.verifyDecoding(data, limits: limits) : try registry.validate(data, limits: limits)
         } catch {
             throw .notAnImage(path: path, error)
         }

@@ -10,9 +10,16 @@ enum TurboJPEG {
 
     /// Decodes into a new RGBA8 buffer of `width` × `height` (the stored frame size), straight into
     /// the returned array with no intermediate copy. A CMYK image is converted to RGB in place.
-    static func decodeRGBA(_ data: Data, width: Int, height: Int, cmyk: CMYKStorage?) throws(DecodeError) -> [UInt8] {
-        guard let handle = pool.checkOut() else { throw .corrupt(.jpeg, reason: "libjpeg-turbo could not create a decompressor") }
-        defer { pool.checkIn(handle) }
+    /// A stream without its own tables needs a fresh decompressor: a pooled one remembers the
+    /// tables of the last image it decoded and would apply them.
+    static func decodeRGBA(
+        _ data: Data, width: Int, height: Int, cmyk: CMYKStorage?, needsFreshDecompressor: Bool
+    ) throws(DecodeError) -> [UInt8] {
+        let pooled = needsFreshDecompressor ? nil : pool.checkOut()
+        guard let handle = pooled ?? tjInitDecompress() else {
+            throw .corrupt(.jpeg, reason: "libjpeg-turbo could not create a decompressor")
+        }
+        defer { if pooled != nil { pool.checkIn(handle) } else { tjDestroy(handle) } }
         var failure: String?
         let pixels = PixelBuffer.make(byteCount: width * height * 4) { buffer in
             let status = data.withUnsafeBytes { source in
