@@ -26,4 +26,9 @@ public struct GIFDecoder: ImageDecoding {
         let pixels = try GifLib.decodeFirstFrameRGBA(data, width: info.width, height: info.height)
         return DecodedImage(info: info, width: info.width, height: info.height, pixels: pixels)
     }
+
+    /// Decodes every frame without painting a canvas the size of the image.
+    public func verifyDecoding(_ data: Data, info: ImageInfo) throws(DecodeError) {
+        try GifLib.verifyDecoding(data)
+    }
 }
