@@ -30,6 +30,12 @@ let package = Package(
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
+        // Test-only: drives one DiskCache per process, so cache tests can run and SIGKILL real processes.
+        .executableTarget(
+            name: "cache-hammer",
+            dependencies: ["ImageFetchKit"],
+            path: "Tests/Tools/CacheHammer"
+        ),
         .testTarget(
             name: "ImageFetchKitTests",
             dependencies: ["ImageFetchKit"],
