@@ -36,6 +36,26 @@ final class DownloaderSchedulingTests: DownloadTestCase {
         XCTAssertEqual(order, ["/block", "/c", "/b", "/a"])
     }
 
+    func testJoiningWithHigherPriorityMovesAQueuedTransferAhead() async throws {
+        for name in ["/block", "/a", "/b"] { try serveFile(name, bytes: 10) }
+        let downloader = makeDownloader(DownloaderConfiguration(maxConcurrentDownloads: 1))
+        let blocker = request("/block", ["hold": "go"])
+        let blocked = Task { try await downloader.load(blocker) }
+        try await server.waitForHeldRequests(1, to: "/block")
+        let a = request("/a"), b = request("/b")
+        var urgentB = b
+        urgentB.priority = .high
+        let first = Task { try await downloader.load(a) }
+        await events.wait(for: 2) { if case .queued = $0 { true } else { false } }
+        let second = Task { try await downloader.load(b) }
+        await events.wait(for: 3) { if case .queued = $0 { true } else { false } }
+        let urgent = Task { try await downloader.load(urgentB) }
+        await events.wait(for: 1) { if case .joined = $0 { true } else { false } }
+        try server.release("go")
+        for task in [blocked, first, second, urgent] { _ = try await task.value }
+        XCTAssertEqual(try server.stats().log.map { String($0.split(separator: "?")[0]) }, ["/block", "/b", "/a"])
+    }
+
     func testABatchToOneHostReusesConnections() async throws {
         for i in 0..<200 { try serveFile("\(i).jpg", bytes: 5000) }
         let downloader = makeDownloader(DownloaderConfiguration(maxConcurrentDownloads: 8))
