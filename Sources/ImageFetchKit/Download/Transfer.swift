@@ -69,6 +69,7 @@ final class Transfer {
         let waiting = requesters
         requesters = []
         state = .done
+        body = Data()  // the response holds the bytes now; don't keep a second reference
         for requester in waiting { requester.complete(result) }
     }
 

@@ -56,19 +56,19 @@ final class DownloaderSchedulingTests: DownloadTestCase {
         XCTAssertEqual(try server.stats().log.map { String($0.split(separator: "?")[0]) }, ["/block", "/b", "/a"])
     }
 
-    func testABatchToOneHostReusesConnections() async throws {
-        for i in 0..<200 { try serveFile("\(i).jpg", bytes: 5000) }
-        let downloader = makeDownloader(DownloaderConfiguration(maxConcurrentDownloads: 8))
-        try await withThrowingTaskGroup(of: Int.self) { group in
-            for i in 0..<200 {
-                let req = request("/\(i).jpg")
-                group.addTask { try await downloader.load(req).body.count }
+    func testABatchOfAThousandToOneHostReusesConnections() async throws {
+        let downloader = makeDownloader(DownloaderConfiguration(maxConcurrentDownloads: 16))
+        try await withThrowingTaskGroup(of: (Int, Int).self) { group in
+            for i in 0..<1000 {
+                let req = request("/_bytes/\(5000 + i * 25)")  // generated bodies, 5 to 30 KB
+                group.addTask { (i, try await downloader.load(req).body.count) }
             }
-            for try await count in group { XCTAssertEqual(count, 5000) }
+            for try await (i, count) in group { XCTAssertEqual(count, 5000 + i * 25) }
         }
         let stats = try server.stats()
-        XCTAssertEqual(stats.log.count, 200)
-        XCTAssertLessThanOrEqual(stats.connections, 16, "connections are reused, not opened per request")
+        XCTAssertEqual(stats.log.count, 1000)
+        XCTAssertLessThanOrEqual(stats.maxActive, 16)
+        XCTAssertLessThanOrEqual(stats.connections, 32, "connections are reused, not opened per request")
     }
 
     /// Blocks a one-slot downloader with a held request, queues `paths` one after the other,
