@@ -6,6 +6,6 @@ struct IMGFetch: AsyncParsableCommand {
         commandName: "imgfetch",
         abstract: "Fetch images from URLs once, validate them, and keep them in a local cache.",
         version: "0.1.0",
-        subcommands: []
+        subcommands: [InfoCommand.self]
     )
 }
