@@ -1,7 +1,8 @@
 import Foundation
 
 /// The network loader: fetches over the process's single libcurl engine, coalescing equal
-/// requests, within this downloader's concurrency limit and queue order.
+/// requests, within this downloader's concurrency limit and queue order. Coalescing and the
+/// limit are per downloader; connections and the DNS cache are shared by all of them.
 ///
 /// Thread safety: every method may be called from any task or thread at once.
 /// Cancellation: cancelling the calling task detaches only that caller; the transfer itself
