@@ -30,14 +30,19 @@ let package = Package(
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
+        // The project's test HTTP server (Tests/Server) and its Swift harness, shared by the test targets.
+        .target(
+            name: "TestSupport",
+            path: "Tests/Support"
+        ),
         .testTarget(
             name: "ImageFetchKitTests",
-            dependencies: ["ImageFetchKit"],
+            dependencies: ["ImageFetchKit", "TestSupport"],
             exclude: []
         ),
         .testTarget(
             name: "EndToEndTests",
-            dependencies: ["ImageFetchKit"]
+            dependencies: ["ImageFetchKit", "TestSupport"]
         ),
     ]
 )
