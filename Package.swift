@@ -35,6 +35,12 @@ let package = Package(
             name: "TestSupport",
             path: "Tests/Support"
         ),
+        // Test-only: drives one DiskCache per process, so cache tests can run and SIGKILL real processes.
+        .executableTarget(
+            name: "cache-hammer",
+            dependencies: ["ImageFetchKit"],
+            path: "Tests/Tools/CacheHammer"
+        ),
         .testTarget(
             name: "ImageFetchKitTests",
             dependencies: ["ImageFetchKit", "TestSupport"],
