@@ -1,4 +1,5 @@
 import ArgumentParser
+import ImageFetchKit
 
 /// The exit codes scripts can rely on; `man/imgfetch.1` documents the same table.
 ///
@@ -24,5 +25,35 @@ enum ExitStatus: Int32, CaseIterable, Sendable {
         guard let first = failures.first else { return .success }
         if failures.count == total, failures.allSatisfy({ $0 == first }) { return first }
         return .partialFailure
+    }
+}
+
+extension ExitStatus {
+    /// The exit status for one failed load.
+    init(_ category: LoaderError.Category) {
+        switch category {
+        case .network: self = .network
+        case .http: self = .http
+        case .notAnImage: self = .notAnImage
+        case .notCached: self = .cacheMiss
+        case .blocked: self = .blockedAsFailed
+        case .file: self = .fileError
+        case .usage: self = .usage
+        }
+    }
+
+    /// What a user reads in `--help` and the man page for each code.
+    var meaning: String {
+        switch self {
+        case .success: "every input succeeded"
+        case .partialFailure: "some inputs failed, or they failed for different reasons (a batch with failures)"
+        case .usage: "usage error: bad flag, argument or URL"
+        case .network: "network failure: DNS, connect, TLS, timeout, connection lost"
+        case .http: "the server answered with an HTTP error status"
+        case .notAnImage: "not an image: unsupported format, truncated or corrupt data, over a size or pixel limit"
+        case .cacheMiss: "--cache-only and the image is not cached"
+        case .blockedAsFailed: "the URL is on the failed-URL list (use --retry-failed)"
+        case .fileError: "a local file or the cache could not be read or written"
+        }
     }
 }

@@ -5,7 +5,17 @@ struct IMGFetch: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "imgfetch",
         abstract: "Fetch images from URLs once, validate them, and keep them in a local cache.",
+        discussion: """
+            Every URL is looked up in the memory cache, then the disk cache, then fetched; only a \
+            complete image in a supported format (JPEG, PNG, GIF, WebP) is cached. Results go to \
+            stdout, everything else to stderr.
+
+            The cache lives in --cache-dir, else $IMGFETCH_CACHE_DIR, else $XDG_CACHE_HOME/imgfetch, \
+            else ~/.cache/imgfetch.
+
+            Exit status: \(ExitStatus.allCases.map { "\($0.rawValue) \($0.meaning)" }.joined(separator: "; ")).
+            """,
         version: "0.1.0",
-        subcommands: [InfoCommand.self]
+        subcommands: [GetCommand.self, PrefetchCommand.self, CacheCommand.self, InfoCommand.self]
     )
 }
