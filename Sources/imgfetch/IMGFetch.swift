@@ -1,4 +1,5 @@
 import ArgumentParser
+import Foundation
 
 @main
 struct IMGFetch: AsyncParsableCommand {
@@ -18,4 +19,22 @@ struct IMGFetch: AsyncParsableCommand {
         version: "0.1.0",
         subcommands: [GetCommand.self, PrefetchCommand.self, CacheCommand.self, InfoCommand.self]
     )
+
+    /// Runs the command, mapping argument-parser's usage errors (EX_USAGE, 64) onto our documented
+    /// usage status, 2, so every usage problem — a bad flag or a bad URL — exits the same way.
+    static func main() async {
+        do {
+            var command = try parseAsRoot()
+            if var command = command as? any AsyncParsableCommand {
+                try await command.run()
+            } else {
+                try command.run()
+            }
+        } catch {
+            let code = exitCode(for: error)
+            guard code.rawValue == 64 else { exit(withError: error) }
+            Terminal.writeError(fullMessage(for: error) + "\n")
+            Foundation.exit(ExitStatus.usage.rawValue)
+        }
+    }
 }
