@@ -42,7 +42,7 @@ final class ProgressDisplay: Sendable {
     /// One input finished.
     func finished(_ result: LoadResult) {
         guard enabled else { return }
-        update(force: true) { $0.finished(result) }
+        update { $0.finished(result) }
     }
 
     /// Prints a whole line on stderr (an error or a `-v` note) above the status line.
@@ -70,15 +70,15 @@ final class ProgressDisplay: Sendable {
         if clear { Terminal.writeError("\r\u{1B}[2K") }
     }
 
-    private func update(force: Bool = false, _ change: (inout BatchStatus) -> Void) {
+    private func update(_ change: (inout BatchStatus) -> Void) {
         let fraction = listFraction?()
         let text: String? = state.withLock { state in
             guard !state.finished else { return nil }
             change(&state.status)
             let now = ContinuousClock.now
-            if let last = state.lastDraw, now - last < Self.redrawInterval, !(force && state.status.isComplete) {
-                return nil
-            }
+            // Nothing is left to show once every input is done: `finish()` clears the line.
+            if state.status.isComplete { return nil }
+            if let last = state.lastDraw, now - last < Self.redrawInterval { return nil }
             state.lastDraw = now
             state.lineShown = true
             return "\r\u{1B}[2K" + render(state.status, fraction: fraction)
