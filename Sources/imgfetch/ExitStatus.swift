@@ -45,15 +45,15 @@ extension ExitStatus {
     /// What a user reads in `--help` and the man page for each code.
     var meaning: String {
         switch self {
-        case .success: "every input succeeded"
-        case .partialFailure: "some inputs failed, or they failed for different reasons (a batch with failures)"
-        case .usage: "usage error: bad flag, argument or URL"
-        case .network: "network failure: DNS, connect, TLS, timeout, connection lost"
-        case .http: "the server answered with an HTTP error status"
-        case .notAnImage: "not an image: unsupported format, truncated or corrupt data, over a size or pixel limit"
-        case .cacheMiss: "--cache-only and the image is not cached"
-        case .blockedAsFailed: "the URL is on the failed-URL list (use --retry-failed)"
-        case .fileError: "a local file or the cache could not be read or written"
+        case .success: "Every input succeeded."
+        case .partialFailure: "Some inputs failed, or for different reasons; verify found damage."
+        case .usage: "Usage error: a bad flag, argument or URL."
+        case .network: "Network failure: DNS, connect, TLS, timeout, connection lost."
+        case .http: "The server answered with an HTTP error status."
+        case .notAnImage: "Not an image: unsupported, truncated, corrupt, or over a limit."
+        case .cacheMiss: "Not cached (--cache-only, cache show)."
+        case .blockedAsFailed: "The URL is on the failed-URL list; --retry-failed fetches it."
+        case .fileError: "A local file or the cache could not be read or written."
         }
     }
 }

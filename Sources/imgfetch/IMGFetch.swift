@@ -8,13 +8,27 @@ struct IMGFetch: AsyncParsableCommand {
         abstract: "Fetch images from URLs once, validate them, and keep them in a local cache.",
         discussion: """
             Every URL is looked up in the memory cache, then the disk cache, then fetched; only a \
-            complete image in a supported format (JPEG, PNG, GIF, WebP) is cached. Results go to \
-            stdout, everything else to stderr.
+            complete image in a supported format (JPEG, PNG, GIF, WebP) within the limits is cached. \
+            Each result reports its cache type: memory, disk or network. Results go to stdout, \
+            errors and progress to stderr; a live progress line is drawn only when stderr is a terminal.
 
-            The cache lives in --cache-dir, else $IMGFETCH_CACHE_DIR, else $XDG_CACHE_HOME/imgfetch, \
-            else ~/.cache/imgfetch.
+            ENVIRONMENT:
+              IMGFETCH_CACHE_DIR  The cache directory if --cache-dir is not given.
+              XDG_CACHE_HOME      Else the cache is $XDG_CACHE_HOME/imgfetch.
+              HOME                Else the cache is ~/.cache/imgfetch.
+              NO_COLOR            If set and not empty: a progress line without colour.
+              https_proxy         Proxies are used as curl uses them (also http_proxy,
+                                  all_proxy, no_proxy).
 
-            Exit status: \(ExitStatus.allCases.map { "\($0.rawValue) \($0.meaning)" }.joined(separator: "; ")).
+            FILES:
+              CACHE/xx/HASH.EXT   An image: SHA-256 of its key, the format's extension.
+              CACHE/index.sqlite  The index: entries, validators, times, failed URLs.
+              CACHE/keys.lock     Per-key locks: processes fetch a URL only once.
+              CACHE/tmp/          Files being written (leftovers are swept).
+              CACHE/CACHEDIR.TAG  Tells backup tools the directory is a cache.
+
+            EXIT STATUS:
+            \(ExitStatus.allCases.map { "  \($0.rawValue)  \($0.meaning)" }.joined(separator: "\n"))
             """,
         version: "0.1.0",
         subcommands: [GetCommand.self, PrefetchCommand.self, CacheCommand.self, InfoCommand.self]
