@@ -42,7 +42,8 @@ Control endpoints (not counted in any statistic):
   POST /_release    release held requests (name=NAME for one hold)
   GET  /_wait?path=P&requests=N | &aborted=N | &held=N [&timeout_ms=T]
                     answer once path P has seen N requests / N abandoned responses / N requests
-                    waiting in a hold (200 with /_stats JSON), or 408 after the timeout (10 s)
+                    waiting in a hold (200 with /_stats JSON), or 408 after the timeout (10 s);
+                    path=* counts over all paths
 """
 import email.utils
 import gzip
@@ -179,7 +180,10 @@ class Handler(http.server.BaseHTTPRequestHandler):
             if name in query:
                 table, want = name, int(query[name])
         with STATE.cond:
-            while getattr(STATE, table).get(target, 0) < want:
+            def count():
+                counts = getattr(STATE, table)
+                return sum(counts.values()) if target == "*" else counts.get(target, 0)
+            while count() < want:
                 left = deadline - time.monotonic()
                 if left <= 0:
                     return self.reply_json(408, STATE.stats())

@@ -142,6 +142,7 @@ public final class TestServer: Sendable {
     }
 
     /// Returns once `path` has had `count` requests (a server-side wait, not a sleep).
+    /// In all these waits, `path` "*" counts over every path.
     public func waitForRequests(_ count: Int, to path: String, timeout: Duration = .seconds(10)) async throws {
         try await wait(for: "requests", count, path, timeout)
     }

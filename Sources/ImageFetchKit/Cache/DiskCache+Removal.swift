@@ -61,10 +61,12 @@ extension DiskCache {
     }
 
     /// Removes expired entries, then least recently used ones, until the total is at most
-    /// `target` bytes. The victims are chosen and deleted in one transaction, so processes evicting
-    /// at once never both count the same bytes.
+    /// `target` bytes, never touching `spared` (the entry a store just wrote, whose path the caller
+    /// is about to hand out). The victims are chosen and deleted in one transaction, so processes
+    /// evicting at once never both count the same bytes.
     @discardableResult
-    func evict(toBytes target: Int64) throws(Error) -> Removal {
+    func evict(toBytes target: Int64, sparing spared: CacheKey? = nil) throws(Error) -> Removal {
+        let sparedKey = spared?.rawValue ?? ""
         let now = configuration.currentDate().timeIntervalSince1970
         let maxAge = configuration.maxAge
         let (removal, files) = try withIndex("evicting to \(target) bytes") { database -> (Removal, [String]) in
@@ -72,8 +74,8 @@ extension DiskCache {
                 var removal = Removal()
                 var files: [String] = []
                 try database.query(
-                    "DELETE FROM entries WHERE expires_at <= ? OR fetched_at <= ? RETURNING file, bytes",
-                    [.real(now), .real(now - maxAge)]
+                    "DELETE FROM entries WHERE (expires_at <= ? OR fetched_at <= ?) AND key != ? RETURNING file, bytes",
+                    [.real(now), .real(now - maxAge), .text(sparedKey)]
                 ) { row in
                     files.append(row.text(0) ?? "")
                     removal.bytes += row.integer(1)
@@ -88,10 +90,10 @@ extension DiskCache {
                     SELECT key, file, bytes FROM (
                         SELECT key, file, bytes,
                             SUM(bytes) OVER (ORDER BY last_used_at, key ROWS UNBOUNDED PRECEDING) AS freed
-                        FROM entries)
+                        FROM entries WHERE key != ?)
                     WHERE freed - bytes < ?
                     """,
-                    [.integer(total - target)]
+                    [.text(sparedKey), .integer(total - target)]
                 ) { row in
                     victims.append(row.text(0) ?? "")
                     files.append(row.text(1) ?? "")

@@ -110,7 +110,7 @@ public final class DiskCache: Sendable {
             throw error
         }
         if let maxSize = configuration.maxSize, totalBytes > maxSize {
-            try evict(toBytes: Int64(Double(maxSize) * configuration.trimRatio))
+            try evict(toBytes: Int64(Double(maxSize) * configuration.trimRatio), sparing: key)
         }
         return entry
     }

@@ -31,7 +31,12 @@ extension Transfer {
         set(imgfetch_easy_setopt_slist(easy, CURLOPT_HTTPHEADER, headerList))
         set(imgfetch_easy_setopt_string(easy, CURLOPT_ACCEPT_ENCODING, ""))  // every encoding libcurl decodes
         set(imgfetch_easy_setopt_long(easy, CURLOPT_HTTP_VERSION, Int(CURL_HTTP_VERSION_2TLS)))
-        set(imgfetch_easy_setopt_long(easy, CURLOPT_PIPEWAIT, 1))  // prefer multiplexing over a new connection
+        if request.url.scheme?.lowercased() == "https" {
+            // Over TLS, wait for ALPN to say whether an existing connection multiplexes (HTTP/2)
+            // before opening another. Never for plain http: there libcurl would hold every new
+            // transfer to a host until the first one's response headers arrived.
+            set(imgfetch_easy_setopt_long(easy, CURLOPT_PIPEWAIT, 1))
+        }
 
         // `timeout` bounds connecting and any stretch without a byte; `totalTimeout` the whole transfer.
         set(imgfetch_easy_setopt_long(easy, CURLOPT_CONNECTTIMEOUT_MS, options.timeout.milliseconds))
