@@ -19,7 +19,12 @@ final class ManPageTests: XCTestCase {
         }
         let committed = try body(Self.root.appendingPathComponent("man/imgfetch.1"))
         let generated = try body(fresh)
-        XCTAssertEqual(committed, generated, "man/imgfetch.1 is out of date: run scripts/man and commit the result")
+        if committed != generated {
+            let index = zip(committed, generated).enumerated().first { $0.element.0 != $0.element.1 }?.offset ?? min(committed.count, generated.count)
+            let old = index < committed.count ? committed[index] : "(end)"
+            let new = index < generated.count ? generated[index] : "(end)"
+            XCTFail("man/imgfetch.1 is out of date (line \(index + 1): \(old.debugDescription) vs \(new.debugDescription)); run scripts/man and commit the result")
+        }
     }
 
     func testManPageDocumentsEveryFlagEnvironmentVariableAndExitCode() throws {
