@@ -2,19 +2,20 @@ import ArgumentParser
 import Foundation
 import ImageFetchKit
 
-/// `imgfetch info FILE...`: what the decoder registry sees in each file.
-struct InfoCommand: ParsableCommand {
+/// `imgfetch info FILE|URL...`: what the decoder registry sees in each file or URL.
+struct InfoCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "info",
         abstract: "Show what the decoder registry sees in image files: format, size, frames and bytes.",
         discussion: """
             Each file is identified by its bytes (never its name), its header is probed and its \
             structure checked. A file that is not a usable image is reported on stderr and the \
-            other files are still done.
+            other files are still done. An http or https URL is loaded through the cache first \
+            (as 'get' loads it) and reported under its URL.
             """
     )
 
-    @Argument(help: ArgumentHelp("The image files to inspect.", valueName: "file"))
+    @Argument(help: ArgumentHelp("The image files or http(s) URLs to inspect.", valueName: "file|url"))
     var files: [String]
 
     @Flag(help: "Print one JSON object per file (keys: file, format, width, height, frames, bytes).")
@@ -23,9 +24,21 @@ struct InfoCommand: ParsableCommand {
     @Flag(help: "Also decode every pixel (every frame of an animation), not just the header and structure.")
     var decode = false
 
-    func run() throws {
+    @OptionGroup(title: "Cache and network options (for URLs)") var loaderOptions: LoaderOptions
+
+    func run() async throws {
         var failures: [ExitStatus] = []
+        let loader = files.contains(where: Self.isURL) ? try loaderOptions.makeLoader(concurrency: 6) : nil
         for path in files {
+            if let loader, Self.isURL(path) {
+                switch await inspect(url: path, with: loader) {
+                case .success(let line): print(line)
+                case .failure(let failure):
+                    FileHandle.standardError.write(Data("imgfetch: \(path): \(failure.reason)\n".utf8))
+                    failures.append(failure.status)
+                }
+                continue
+            }
             let file: ImageFile
             do {
                 file = try ImageFile(path: path, decodePixels: decode)
@@ -40,16 +53,23 @@ struct InfoCommand: ParsableCommand {
         if status != .success { throw status.exitCode }
     }
 
-    private func textLine(_ file: ImageFile) -> String {
-        let info = file.info
-        let frames = info.frameCount == 1 ? "1 frame" : "\(info.frameCount) frames"
-        return "\(file.path): \(info.format.rawValue) \(info.width)×\(info.height) \(frames) \(file.byteCount) bytes"
+    func textLine(_ file: ImageFile) -> String {
+        textLine(name: file.path, info: file.info, byteCount: file.byteCount)
     }
 
-    private func jsonLine(_ file: ImageFile) throws -> String {
+    func textLine(name: String, info: ImageInfo, byteCount: Int) -> String {
+        let frames = info.frameCount == 1 ? "1 frame" : "\(info.frameCount) frames"
+        return "\(name): \(info.format.rawValue) \(info.width)×\(info.height) \(frames) \(byteCount) bytes"
+    }
+
+    func jsonLine(_ file: ImageFile) throws -> String {
+        try jsonLine(name: file.path, info: file.info, byteCount: file.byteCount)
+    }
+
+    func jsonLine(name: String, info: ImageInfo, byteCount: Int) throws -> String {
         let line = JSONLine(
-            file: file.path, format: file.info.format.rawValue, width: file.info.width,
-            height: file.info.height, frames: file.info.frameCount, bytes: file.byteCount
+            file: name, format: info.format.rawValue, width: info.width,
+            height: info.height, frames: info.frameCount, bytes: byteCount
         )
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
