@@ -56,6 +56,6 @@ final class GIFDecoderTests: XCTestCase {
 private extension DecodedImage {
     /// The same pixels described by `other`'s info, to compare pixels alone.
     func withInfo(of other: DecodedImage) -> DecodedImage {
-        DecodedImage(info: other.info, width: width, height: height, pixels: pixels)
+        DecodedImage(info: other.info, width: width, height: height, rgba: pixels)
     }
 }
