@@ -47,7 +47,7 @@ public final class DiskCache: Sendable {
         let found = try withIndex("looking up \(key)") { database -> CacheEntry? in
             var found: CacheEntry?
             try database.query("SELECT \(columns) FROM entries WHERE key = ?", [.text(key.rawValue)]) { row in
-                found = self.entry(from: row)
+                found = self.entry(from: row, knownKey: key)
             }
             return found
         }
