@@ -42,6 +42,7 @@ public final class DiskCache: Sendable {
     /// The entry stored for `key`, or nil when there is none, it has expired (unless
     /// `includingExpired`, e.g. to revalidate it), or its file is missing or the wrong size — then
     /// the entry is also removed, so it heals on the next store. A hit marks the entry used.
+    /// Another process may still evict the entry after this returns; `contents(of:)` then throws.
     public func entry(for key: CacheKey, includingExpired: Bool = false) throws(Error) -> CacheEntry? {
         let columns = Self.entryColumns
         let found = try withIndex("looking up \(key)") { database -> CacheEntry? in
