@@ -103,9 +103,10 @@ extension DiskCache {
 
     /// The relative paths of every entry file in the shard folders (a directory scan: only for
     /// maintenance, never for a lookup).
-    func entryFilesOnDisk() -> [String] {
+    /// `shard` limits the scan to one shard folder.
+    func entryFilesOnDisk(shard only: String? = nil) -> [String] {
         let manager = FileManager.default
-        guard let shards = try? manager.contentsOfDirectory(atPath: directory) else { return [] }
+        guard let shards = only.map({ [$0] }) ?? (try? manager.contentsOfDirectory(atPath: directory)) else { return [] }
         var files: [String] = []
         for shard in shards where shard.utf8.count == 2 {
             guard let names = try? manager.contentsOfDirectory(atPath: directory + "/" + shard) else { continue }

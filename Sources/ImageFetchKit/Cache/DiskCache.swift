@@ -112,6 +112,10 @@ public final class DiskCache: Sendable {
         }
         if let maxSize = configuration.maxSize, totalBytes > maxSize {
             try evict(toBytes: Int64(Double(maxSize) * configuration.trimRatio), sparing: key)
+            // Eviction is rare (it frees half the cache), so it also sweeps the orphans of killed
+            // writers from one shard — the stored key's, which spreads sweeps evenly — so they
+            // cannot pile up outside the size limit between explicit trims.
+            try removeUnindexedFiles(shard: String(key.hash.prefix(2)))
         }
         return entry
     }
