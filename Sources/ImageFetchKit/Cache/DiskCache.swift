@@ -8,11 +8,14 @@ import Synchronization
 /// - A file is written whole into `tmp/` first, then renamed into place and its index row inserted
 ///   inside one SQLite write transaction (`BEGIN IMMEDIATE`, which is one lock for all processes).
 ///   A killed writer leaves at most a temporary file (swept later) or a file with no row (an orphan,
-///   removed by `trim`/`verify --fix`), never a row whose file is missing or partial.
+///   removed by `trim`, `verify --fix` and evicting stores), never a row whose file is missing or
+///   partial.
 /// - Removal deletes rows first and commits, then, in a second write transaction, unlinks each
 ///   file that no row references any more. Because renames and unlinks both happen only under the
 ///   write lock, an evicting process can never delete a file another process just stored.
 /// - A hit checks the file's size against the row; a missing or short file is dropped and missed.
+///
+/// The directory must be on a local filesystem: SQLite's WAL needs shared memory between processes.
 ///
 /// Thread safety: all methods may be called from any thread; the one index connection sits behind
 /// a `Mutex`, held only for index work and the rename/unlink that must share its transaction.
@@ -26,10 +29,16 @@ public final class DiskCache: Sendable {
 
     /// Opens the cache in `directory`, creating it (mode 0700, with a `CACHEDIR.TAG`), its folders
     /// and its index as needed, and sweeps temporary files left by killed writers.
+    ///
+    /// - Throws: `DiskCache.Error` only (`cannotWrite` when the directory cannot be made).
     public init(directory: String, configuration: DiskCacheConfiguration = DiskCacheConfiguration()) throws {
         self.directory = (directory as NSString).standardizingPath
         self.configuration = configuration
-        try CacheLocation.prepare(directory: self.directory)
+        do {
+            try CacheLocation.prepare(directory: self.directory)
+        } catch let CacheLocation.Error.cannotCreate(path, cause) {
+            throw Error.cannotWrite(path: path, cause: cause)
+        }
         let temporary = self.directory + "/" + Self.temporaryFolderName
         if mkdir(temporary, 0o700) != 0 && errno != EEXIST {
             throw Error.cannotWrite(path: temporary, cause: errnoDescription())

@@ -169,6 +169,15 @@ final class DiskCacheOpeningTests: XCTestCase {
         }
     }
 
+    func testDirectoryThatCannotBeCreatedIsACacheErrorNamingIt() throws {
+        let root = try makeTemporaryDirectory(self)
+        XCTAssertTrue(FileManager.default.createFile(atPath: root + "/file", contents: Data([1])))
+        XCTAssertThrowsError(try DiskCache(directory: root + "/file/cache")) { error in
+            guard case .cannotWrite(let path, _) = error as? DiskCache.Error else { return XCTFail("\(error)") }
+            XCTAssertEqual(path, root + "/file/cache")
+        }
+    }
+
     func testIndexThatIsNotADatabaseIsReportedNotCrashed() throws {
         let directory = try makeTemporaryDirectory(self) + "/cache"
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
