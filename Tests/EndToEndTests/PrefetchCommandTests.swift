@@ -48,6 +48,15 @@ final class PrefetchCommandTests: EndToEndTestCase {
         XCTAssertLessThanOrEqual(stats.maxActive, 3)
     }
 
+    func testEveryURLFailingForOneReasonExitsWithThatReasonsStatus() throws {
+        let list = try writeList([url("/a.png"), url("/b.png")])
+
+        let result = try imgfetch(["prefetch", list])
+
+        XCTAssertEqual(result.status, 4, "both are HTTP errors")
+        XCTAssertTrue(result.stderr.contains("prefetch: 0 fetched, 0 already cached, 2 failed"), result.stderr)
+    }
+
     func testJSONLinesHaveOneObjectPerURL() throws {
         let list = try writeList([url("/gray.png"), url("/gray.png"), url("/nope.png")])
 

@@ -11,7 +11,8 @@ struct PrefetchCommand: AsyncParsableCommand {
             The list has one URL a line; blank lines and lines starting with # are skipped. It is \
             read as it is consumed, so a list of any length runs in constant memory. Standard \
             input is read only when the list is given as '-'. A closing summary on stderr counts \
-            the URLs fetched, already cached and failed; the exit status is non-zero if any failed.
+            the URLs fetched, already cached and failed. The exit status is non-zero if any \
+            failed: the failure's own status when every URL failed for one reason, else 1.
             """
     )
 
@@ -47,6 +48,7 @@ struct PrefetchCommand: AsyncParsableCommand {
         let stdout = StandardOutput.shared
         let display = ProgressDisplay(quiet: outputOptions.quiet, total: nil) { reader.fractionRead }
         let (json, verbose) = (self.json, outputOptions.verbose)
+        let failures = FailureTally()
 
         let summary = await ImagePrefetcher(loader: loader, concurrency: jobs).prefetch(
             reader, options: loaderOptions.loadOptions, shouldContinue: { !stdout.isClosed }
@@ -56,6 +58,7 @@ struct PrefetchCommand: AsyncParsableCommand {
                 display.transfer(url, progress: progress)
             case .finished(let result):
                 display.finished(result)
+                if let error = result.error { failures.record(error) }
                 if let line = result.errorLine { display.message(line) } else if verbose { display.message(result.verboseLine) }
                 if json { stdout.writeLine(result.jsonLine) }
             }
@@ -67,7 +70,8 @@ struct PrefetchCommand: AsyncParsableCommand {
             throw ExitStatus.fileError.exitCode
         }
         if !outputOptions.quiet { Terminal.writeError(summary.text + "\n") }
-        if summary.failed > 0, !stdout.isClosed { throw ExitStatus.partialFailure.exitCode }
+        let status = failures.status(failed: summary.failed, total: summary.total)
+        if status != .success, !stdout.isClosed { throw status.exitCode }
     }
 }
 
