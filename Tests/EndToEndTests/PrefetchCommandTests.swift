@@ -117,3 +117,23 @@ final class PrefetchCommandTests: EndToEndTestCase {
         XCTAssertTrue(result.stderr.hasPrefix("prefetch: 0 fetched, 0 already cached, 0 failed"), result.stderr)
     }
 }
+
+/// A long list streams: peak memory does not grow with the number of URLs.
+final class PrefetchMemoryTests: EndToEndTestCase {
+    private func peakKilobytes(urls count: Int) throws -> Int {
+        let lines = (0..<count).map { "http://127.0.0.1:9/images/\($0).jpg" }
+        let list = try directory.write(Data(lines.joined(separator: "\n").utf8), to: "list-\(count).txt")
+        // --cache-only turns every URL into a quick miss, so the run measures the streaming itself.
+        let script = "/usr/bin/time -f %M \(Shell.quote(Imgfetch.binary.path)) prefetch -q --cache-only "
+            + "\(Shell.quote(list.path)) 2>&1 >/dev/null | tail -n 1"
+        let result = try Shell.run(script, environment: ["IMGFETCH_CACHE_DIR": cacheDirectory.path])
+        return try XCTUnwrap(Int(result.stdout.trimmingCharacters(in: .whitespacesAndNewlines)), result.stdout)
+    }
+
+    func testPeakMemoryStaysFlatFromOneThousandToTenThousandURLs() throws {
+        let small = try peakKilobytes(urls: 1_000)
+        let large = try peakKilobytes(urls: 10_000)
+
+        XCTAssertLessThanOrEqual(Double(large), Double(small) * 1.1, "1k URLs: \(small) KB, 10k URLs: \(large) KB")
+    }
+}
