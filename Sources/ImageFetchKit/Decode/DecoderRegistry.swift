@@ -59,6 +59,16 @@ public struct DecoderRegistry: Sendable {
         return try decoder.decode(data, info: info)
     }
 
+    /// `validate`, then decodes every pixel of every frame without keeping them: the proof behind
+    /// `--verify decode`. JPEG streams through a few rows; other formats decode whole and let go.
+    @discardableResult
+    public func verifyDecoding(_ data: Data, limits: DecodeLimits = DecodeLimits()) throws(DecodeError) -> ImageInfo {
+        let (decoder, info) = try probeWithDecoder(data, limits: limits)
+        try decoder.validateStructure(of: data, info: info)
+        try decoder.verifyDecoding(data, info: info)
+        return info
+    }
+
     private func probeWithDecoder(
         _ data: Data, limits: DecodeLimits
     ) throws(DecodeError) -> (decoder: any ImageDecoding, info: ImageInfo) {

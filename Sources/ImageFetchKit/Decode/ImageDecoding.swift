@@ -21,4 +21,14 @@ public protocol ImageDecoding: Sendable {
     /// Decodes the first frame into RGBA8 of `info.width` × `info.height` (upright), decoding
     /// every frame of an animation to verify it. Called only after probe, limits and structure passed.
     func decode(_ data: Data, info: ImageInfo) throws(DecodeError) -> DecodedImage
+
+    /// Decodes every pixel of every frame to prove they decode, keeping none of them. A decoder
+    /// that can stream does it in memory bounded by the image width; the default calls `decode`.
+    func verifyDecoding(_ data: Data, info: ImageInfo) throws(DecodeError)
+}
+
+extension ImageDecoding {
+    public func verifyDecoding(_ data: Data, info: ImageInfo) throws(DecodeError) {
+        _ = try decode(data, info: info)
+    }
 }

@@ -30,13 +30,13 @@ public struct ImageFile: Sendable, Hashable {
     }
 
     /// Reads the file at `path` and validates it (header, limits, structure); with `decodePixels`
-    /// it also decodes every pixel. Blocking file I/O: call it off any coordinating actor.
+    /// it also decodes every pixel (keeping none). Blocking file I/O: call it off any coordinating actor.
     public init(
         path: String, registry: DecoderRegistry = .standard, limits: DecodeLimits = DecodeLimits(), decodePixels: Bool = false
     ) throws(ImageFile.Error) {
         let data = try Self.read(path)
         do {
-            info = decodePixels ? try registry.decode(data, limits: limits).info : try registry.validate(data, limits: limits)
+            info = decodePixels ? try registry.verifyDecoding(data, limits: limits) : try registry.validate(data, limits: limits)
         } catch {
             throw .notAnImage(path: path, error)
         }
@@ -51,7 +51,7 @@ public struct ImageFile: Sendable, Hashable {
         }
         guard !isDirectory.boolValue else { throw .unreadable(path: path, reason: "it is a directory") }
         do {
-            return try Data(contentsOf: URL(fileURLWithPath: path))
+            return try Data(contentsOf: URL(fileURLWithPath: path), options: .mappedIfSafe)
         } catch let error as CocoaError where error.code == .fileReadNoPermission {
             throw .unreadable(path: path, reason: "permission is denied")
         } catch {

@@ -35,7 +35,8 @@ public struct DownloadResponse: Sendable {
 }
 
 /// How far one transfer has come. `expected` is the body length when the server declared it
-/// (and did not compress the body), otherwise nil.
+/// (and did not compress the body), otherwise nil. `received` only grows, except that a retry
+/// starts it again from zero.
 public struct DownloadProgress: Sendable, Equatable {
     /// Body bytes received so far.
     public var received: Int64

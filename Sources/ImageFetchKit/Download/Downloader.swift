@@ -1,7 +1,8 @@
 import Foundation
 
 /// The network loader: fetches over the process's single libcurl engine, coalescing equal
-/// requests, within this downloader's concurrency limit and queue order.
+/// requests, within this downloader's concurrency limit and queue order. Coalescing and the
+/// limit are per downloader; connections and the DNS cache are shared by all of them.
 ///
 /// Thread safety: every method may be called from any task or thread at once.
 /// Cancellation: cancelling the calling task detaches only that caller; the transfer itself
@@ -45,20 +46,4 @@ public final class Downloader: DataLoading {
         }
         return try result.get()
     }
-}
-
-/// What the engine did with a downloader's transfer; see `Downloader.init(configuration:observer:)`.
-enum DownloadEvent: Sendable, Equatable {
-    /// A new transfer waits for a free slot.
-    case queued(URL)
-    /// A request joined a transfer already queued or running; `requesters` now share it.
-    case joined(URL, requesters: Int)
-    /// A transfer (or a retry of it) started on the network.
-    case started(URL)
-    /// A transfer failed transiently and will be retried.
-    case willRetry(URL)
-    /// A transfer completed (successfully or not) and its requesters were answered.
-    case finished(URL)
-    /// Every requester of a transfer cancelled, so the transfer was stopped.
-    case abandoned(URL)
 }

@@ -49,15 +49,24 @@ final class EngineLoop {
         if let transfer = transfers[key] {
             transfer.add(requester)
             transfersByRequester[requester.id] = transfer
+            if case .queued = transfer.state, requester.request.priority > transfer.priority {
+                // Queue it again in the more urgent lane; the older entry is skipped once it has started.
+                enqueue(transfer, priority: requester.request.priority)
+            }
             client.observer?(.joined(key.request.url, requesters: transfer.requesters.count))
             return
         }
         let transfer = Transfer(key: key, client: client, first: requester)
         transfers[key] = transfer
         transfersByRequester[requester.id] = transfer
-        queues[client.id, default: TransferQueue(configuration: client.configuration)]
-            .enqueue(transfer, priority: requester.request.priority)
+        enqueue(transfer, priority: requester.request.priority)
         client.observer?(.queued(key.request.url))
+    }
+
+    private func enqueue(_ transfer: Transfer, priority: DownloadPriority) {
+        transfer.priority = priority
+        queues[transfer.client.id, default: TransferQueue(configuration: transfer.client.configuration)]
+            .enqueue(transfer, priority: priority)
     }
 
     private func cancel(requesterID id: UInt64) {
@@ -169,8 +178,7 @@ final class EngineLoop {
         waitingToRetry.removeAll { transfer in
             guard case .waitingToRetry(let until) = transfer.state, until <= now else { return false }
             transfer.state = .queued
-            queues[transfer.client.id, default: TransferQueue(configuration: transfer.client.configuration)]
-                .enqueue(transfer, priority: transfer.request.priority)
+            enqueue(transfer, priority: transfer.priority)
             return true
         }
     }

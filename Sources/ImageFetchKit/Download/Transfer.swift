@@ -11,6 +11,8 @@ final class Transfer {
     var request: DownloadRequest { key.request }
     private(set) var requesters: [Requester]
     var state: State = .queued
+    /// The most urgent priority among its requesters so far.
+    var priority: DownloadPriority = .low
     /// Attempts started so far: 1 for the first, 2 for the first retry, …
     private(set) var attempt = 0
 
@@ -67,6 +69,7 @@ final class Transfer {
         let waiting = requesters
         requesters = []
         state = .done
+        body = Data()  // the response holds the bytes now; don't keep a second reference
         for requester in waiting { requester.complete(result) }
     }
 

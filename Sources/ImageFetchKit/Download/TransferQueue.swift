@@ -35,17 +35,18 @@ struct TransferQueue<Element> {
     mutating func didStop() { running -= 1 }
 
     private struct Lane {
-        var items: [Element] = []
+        /// Taken slots are emptied at once, so the queue never keeps a started transfer (and its body) alive.
+        var items: [Element?] = []
         var head = 0
 
         var isEmpty: Bool { head == items.count }
 
         mutating func take(order: DownloaderConfiguration.Order) -> Element? {
             guard !isEmpty else { return nil }
-            let element: Element
+            let element: Element?
             switch order {
             case .fifo:
-                element = items[head]
+                element = items[head].take()
                 head += 1
             case .lifo:
                 element = items.removeLast()
@@ -54,7 +55,7 @@ struct TransferQueue<Element> {
                 items.removeAll(keepingCapacity: true)
                 head = 0
             } else if head >= 1024 && head * 2 >= items.count {
-                items.removeFirst(head)  // keep a long FIFO from holding everything it handed out
+                items.removeFirst(head)  // keep a long FIFO from growing without bound
                 head = 0
             }
             return element

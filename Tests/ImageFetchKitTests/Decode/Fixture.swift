@@ -14,6 +14,20 @@ enum Fixture {
         try Data(contentsOf: directory.appendingPathComponent(name))
     }
 
+    /// A JPEG fixture with every marker segment of type `marker` (FF xx + length) before the
+    /// first scan cut out.
+    static func jpeg(_ name: String, removingSegments marker: UInt8) throws -> Data {
+        let bytes = [UInt8](try data(name))
+        var out = Array(bytes[0..<2])
+        var offset = 2
+        while offset + 4 <= bytes.count, bytes[offset] == 0xFF, bytes[offset + 1] != 0xDA {
+            let length = Int(bytes[offset + 2]) << 8 | Int(bytes[offset + 3])
+            if bytes[offset + 1] != marker { out += bytes[offset..<(offset + 2 + length)] }
+            offset += 2 + length
+        }
+        return Data(out + bytes[offset...])
+    }
+
     /// Quadrant centres of the 64×48 images.
     static let red = (x: 16, y: 12), lime = (x: 48, y: 12), blue = (x: 16, y: 36), white = (x: 48, y: 36)
 }

@@ -82,6 +82,14 @@ final class JPEGDecoderTests: XCTestCase {
         XCTAssertNoThrow(try registry.validate(data))
     }
 
+    func testAStreamWithoutTablesDoesNotBorrowThoseOfTheLastImageDecoded() throws {
+        XCTAssertNoThrow(try registry.decode(try Fixture.data("baseline.jpg")))  // leaves a used decompressor in the pool
+        let data = try Fixture.jpeg("baseline.jpg", removingSegments: 0xDB)
+        let error = decodeError { () throws(DecodeError) in try registry.decode(data) }
+        guard case .corrupt(.jpeg, let reason)? = error else { return XCTFail("got \(String(describing: error))") }
+        XCTAssertTrue(reason.contains("Quantization table"), reason)
+    }
+
     func testManyThreadsDecodeAtOnceWithTheSameResult() throws {
         let data = try Fixture.data("baseline.jpg")
         let expected = try registry.decode(data)

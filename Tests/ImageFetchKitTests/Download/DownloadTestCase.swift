@@ -31,7 +31,10 @@ class DownloadTestCase: XCTestCase {
     /// Writes `count` bytes of a repeating pattern to `name` in the served directory.
     @discardableResult
     func serveFile(_ name: String, bytes count: Int) throws -> Data {
-        let data = Data((0..<count).map { UInt8(truncatingIfNeeded: $0 &* 31 &+ 7) })
+        // A prime-length pattern, appended in slices: building it byte by byte is slow in debug builds.
+        let pattern = Data((0..<251).map { UInt8(truncatingIfNeeded: $0 &* 31 &+ 7) })
+        var data = Data(capacity: count)
+        while data.count < count { data.append(pattern.prefix(count - data.count)) }
         try directory.write(data, to: name)
         return data
     }

@@ -36,19 +36,39 @@ final class DownloaderSchedulingTests: DownloadTestCase {
         XCTAssertEqual(order, ["/block", "/c", "/b", "/a"])
     }
 
-    func testABatchToOneHostReusesConnections() async throws {
-        for i in 0..<200 { try serveFile("\(i).jpg", bytes: 5000) }
-        let downloader = makeDownloader(DownloaderConfiguration(maxConcurrentDownloads: 8))
-        try await withThrowingTaskGroup(of: Int.self) { group in
-            for i in 0..<200 {
-                let req = request("/\(i).jpg")
-                group.addTask { try await downloader.load(req).body.count }
+    func testJoiningWithHigherPriorityMovesAQueuedTransferAhead() async throws {
+        for name in ["/block", "/a", "/b"] { try serveFile(name, bytes: 10) }
+        let downloader = makeDownloader(DownloaderConfiguration(maxConcurrentDownloads: 1))
+        let blocker = request("/block", ["hold": "go"])
+        let blocked = Task { try await downloader.load(blocker) }
+        try await server.waitForHeldRequests(1, to: "/block")
+        let a = request("/a"), b = request("/b")
+        var urgentB = b
+        urgentB.priority = .high
+        let first = Task { try await downloader.load(a) }
+        await events.wait(for: 2) { if case .queued = $0 { true } else { false } }
+        let second = Task { try await downloader.load(b) }
+        await events.wait(for: 3) { if case .queued = $0 { true } else { false } }
+        let urgent = Task { try await downloader.load(urgentB) }
+        await events.wait(for: 1) { if case .joined = $0 { true } else { false } }
+        try server.release("go")
+        for task in [blocked, first, second, urgent] { _ = try await task.value }
+        XCTAssertEqual(try server.stats().log.map { String($0.split(separator: "?")[0]) }, ["/block", "/b", "/a"])
+    }
+
+    func testABatchOfAThousandToOneHostReusesConnections() async throws {
+        let downloader = makeDownloader(DownloaderConfiguration(maxConcurrentDownloads: 16))
+        try await withThrowingTaskGroup(of: (Int, Int).self) { group in
+            for i in 0..<1000 {
+                let req = request("/_bytes/\(5000 + i * 25)")  // generated bodies, 5 to 30 KB
+                group.addTask { (i, try await downloader.load(req).body.count) }
             }
-            for try await count in group { XCTAssertEqual(count, 5000) }
+            for try await (i, count) in group { XCTAssertEqual(count, 5000 + i * 25) }
         }
         let stats = try server.stats()
-        XCTAssertEqual(stats.log.count, 200)
-        XCTAssertLessThanOrEqual(stats.connections, 16, "connections are reused, not opened per request")
+        XCTAssertEqual(stats.log.count, 1000)
+        XCTAssertLessThanOrEqual(stats.maxActive, 16)
+        XCTAssertLessThanOrEqual(stats.connections, 32, "connections are reused, not opened per request")
     }
 
     /// Blocks a one-slot downloader with a held request, queues `paths` one after the other,

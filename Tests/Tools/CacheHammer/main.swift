@@ -82,12 +82,16 @@ do {
         let (directory, maxSizeString) = (word(1), word(2))
         let cache = openCache(directory, maxSize: Int64(maxSizeString))
         var random = SplitMix(seed: UInt64(getpid()))
+        // Made up front, so the loop is nothing but stores and a kill lands inside one.
+        var payloads: [Data] = []
+        for seed in 0..<16 {
+            let size = 1000 + Int(random.next() % 200_000)
+            payloads.append(Data(Payload.make(seed: UInt64(seed), size: size)))
+        }
         var count = 0
         while true {
             let key = CacheKey("https://example.test/\(random.next() % 64).png")
-            try cache.store(
-                Data(Payload.make(seed: random.next(), size: 1000 + Int(random.next() % 200_000))),
-                info: info, for: key, url: key.rawValue)
+            try cache.store(payloads[count % payloads.count], info: info, for: key, url: key.rawValue)
             count += 1
             say("stored \(count)")
         }

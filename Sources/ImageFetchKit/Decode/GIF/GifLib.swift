@@ -8,9 +8,7 @@ enum GifLib {
     static func decodeFirstFrameRGBA(_ data: Data, width: Int, height: Int) throws(DecodeError) -> [UInt8] {
         var failure: DecodeError?
         let byteCount = width * height * 4
-        let pixels = [UInt8](unsafeUninitializedCapacity: byteCount) { canvas, initialized in
-            canvas.initialize(repeating: 0)
-            initialized = byteCount
+        let pixels = PixelBuffer.make(byteCount: byteCount) { canvas in
             failure = data.withUnsafeBytes { source in
                 var reader = MemoryReader(base: source.baseAddress, count: source.count, offset: 0)
                 return withUnsafeMutablePointer(to: &reader) { reader in
@@ -32,12 +30,14 @@ enum GifLib {
                     return nil
                 }
             }
+            if failure != nil { canvas.initialize(repeating: 0) }
         }
         if let failure { throw failure }
         return pixels
     }
 
     /// Copies the frame's colour-mapped raster into the canvas, clipped to the logical screen.
+    /// What the frame leaves uncovered (outside it, or its transparent index) is transparent black.
     private static func paint(
         _ desc: GifImageDesc, raster: UnsafeMutablePointer<GifByteType>, colors: ColorMapObject, transparent: Int,
         on canvas: UnsafeMutableBufferPointer<UInt8>, width: Int, height: Int
@@ -49,13 +49,23 @@ enum GifLib {
         }
         let left = Int(desc.Left), top = Int(desc.Top), frameWidth = Int(desc.Width), frameHeight = Int(desc.Height)
         let columns = max(0, min(frameWidth, width - left))
-        canvas.withMemoryRebound(to: UInt32.self) { out in
-            for row in 0..<max(0, min(frameHeight, height - top)) {
-                let source = raster + row * frameWidth
-                let target = (top + row) * width + left
-                for column in 0..<columns {
-                    let index = Int(source[column])
-                    if index != transparent { out[target + column] = palette[index].littleEndian }
+        let rows = max(0, min(frameHeight, height - top))
+        // Most first frames fill the screen opaquely: then every pixel is written exactly once.
+        let fillsCanvas = left == 0 && top == 0 && columns == width && rows == height && transparent < 0
+        if !fillsCanvas { canvas.initialize(repeating: 0) }
+        palette.withUnsafeBufferPointer { palette in
+            canvas.withMemoryRebound(to: UInt32.self) { out in
+                guard let base = out.baseAddress else { return }
+                for row in 0..<rows {
+                    let source = raster + row * frameWidth
+                    let target = base + (top + row) * width + left
+                    if transparent < 0 {
+                        for column in 0..<columns { target[column] = palette[Int(source[column])].littleEndian }
+                    } else {
+                        for column in 0..<columns where Int(source[column]) != transparent {
+                            target[column] = palette[Int(source[column])].littleEndian
+                        }
+                    }
                 }
             }
         }

@@ -34,9 +34,16 @@ public struct JPEGDecoder: ImageDecoding {
         let header = try JPEGHeader(data)
         let pixels = try TurboJPEG.decodeRGBA(
             data, width: header.width, height: header.height,
-            cmyk: header.components == 4 ? (header.hasAdobeMarker ? .inverted : .plain) : nil
+            cmyk: header.components == 4 ? (header.hasAdobeMarker ? .inverted : .plain) : nil,
+            needsFreshDecompressor: !header.definesItsOwnTables
         )
         let stored = DecodedImage(info: info, width: header.width, height: header.height, pixels: pixels)
         return stored.turnedUpright()
+    }
+
+    /// Streams the scanlines through libjpeg instead of filling a whole-image buffer, whose fresh
+    /// pages the kernel would have to zero first (a third of the time of a 12-megapixel decode).
+    public func verifyDecoding(_ data: Data, info: ImageInfo) throws(DecodeError) {
+        try LibJPEG.decodeDiscarding(data)
     }
 }

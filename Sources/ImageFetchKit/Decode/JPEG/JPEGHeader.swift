@@ -1,8 +1,8 @@
 import Foundation
 
 /// The facts a JPEG's markers state before the scan data: frame size and components from the SOF
-/// segment, orientation from an EXIF APP1 segment, and whether an Adobe APP14 segment is present
-/// (which tells that 4-component data is inverted CMYK).
+/// segment, orientation from an EXIF APP1 segment, whether an Adobe APP14 segment is present
+/// (which tells that 4-component data is inverted CMYK), and whether the tables are its own.
 struct JPEGHeader {
     var width = 0
     var height = 0
@@ -11,10 +11,26 @@ struct JPEGHeader {
     var isProgressive = false
     var orientation = ImageOrientation.up
     var hasAdobeMarker = false
+    /// Whether DQT and DHT segments precede the first scan. A stream may omit them (abbreviated
+    /// streams, Motion-JPEG frames), and then a reused libjpeg object would silently apply the
+    /// tables of the previous image; such streams get a fresh decompressor.
+    var definesItsOwnTables: Bool { hasQuantizationTables && hasHuffmanTables }
+    private var hasFrame = false
+    private var hasQuantizationTables = false
+    private var hasHuffmanTables = false
 
-    /// Walks the marker segments from SOI to the first SOF, which is all a probe needs.
+    /// Walks the marker segments from SOI to the first scan (SOS). Failing before the frame
+    /// header (SOF) is an error; after it the probe has what it needs, and a broken tail is for
+    /// validation or the decoder to report.
     init(_ data: Data) throws(DecodeError) {
-        let bytes = ByteReader(data)
+        do {
+            try walkSegments(ByteReader(data))
+        } catch {
+            if !hasFrame { throw error }
+        }
+    }
+
+    private mutating func walkSegments(_ bytes: ByteReader) throws(DecodeError) {
         guard bytes.matches([0xFF, 0xD8], at: 0) else { throw .corrupt(.jpeg, reason: "it does not start with an SOI marker") }
         var offset = 2
         while true {
@@ -28,16 +44,23 @@ struct JPEGHeader {
             guard let marker = bytes.uint8(at: markerOffset) else { throw .truncated(.jpeg) }
             offset = markerOffset + 1
             if marker == 0x01 || (0xD0...0xD7).contains(marker) { continue }  // standalone markers
-            if marker == 0xD9 { throw .corrupt(.jpeg, reason: "it ends (EOI) before any frame header") }
-            if marker == 0xDA { throw .corrupt(.jpeg, reason: "scan data starts before any frame header") }
+            if marker == 0xD9 { throw .corrupt(.jpeg, reason: "it ends (EOI) before any scan") }
+            if marker == 0xDA {
+                guard hasFrame else { throw .corrupt(.jpeg, reason: "scan data starts before any frame header") }
+                return
+            }
             guard let length = bytes.uint16BE(at: offset) else { throw .truncated(.jpeg) }
             guard length >= 2 else { throw .corrupt(.jpeg, reason: "a marker segment has the impossible length \(length)") }
+            guard offset + length <= bytes.count else { throw .truncated(.jpeg) }
             let payload = offset + 2
-            guard payload + length - 2 <= bytes.count else { throw .truncated(.jpeg) }
             switch marker {
             case 0xC0...0xC3, 0xC5...0xC7, 0xC9...0xCB, 0xCD...0xCF:
-                try readFrame(bytes, at: payload, marker: marker)
-                return
+                if !hasFrame { try readFrame(bytes, at: payload, marker: marker) }
+                hasFrame = true
+            case 0xDB:
+                hasQuantizationTables = true
+            case 0xC4:
+                hasHuffmanTables = true
             case 0xE1:
                 if let value = Self.exifOrientation(bytes, at: payload, length: length - 2) { orientation = value }
             case 0xEE:

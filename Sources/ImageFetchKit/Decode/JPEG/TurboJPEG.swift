@@ -10,11 +10,18 @@ enum TurboJPEG {
 
     /// Decodes into a new RGBA8 buffer of `width` × `height` (the stored frame size), straight into
     /// the returned array with no intermediate copy. A CMYK image is converted to RGB in place.
-    static func decodeRGBA(_ data: Data, width: Int, height: Int, cmyk: CMYKStorage?) throws(DecodeError) -> [UInt8] {
-        guard let handle = pool.checkOut() else { throw .corrupt(.jpeg, reason: "libjpeg-turbo could not create a decompressor") }
-        defer { pool.checkIn(handle) }
+    /// A stream without its own tables needs a fresh decompressor: a pooled one remembers the
+    /// tables of the last image it decoded and would apply them.
+    static func decodeRGBA(
+        _ data: Data, width: Int, height: Int, cmyk: CMYKStorage?, needsFreshDecompressor: Bool
+    ) throws(DecodeError) -> [UInt8] {
+        let pooled = needsFreshDecompressor ? nil : pool.checkOut()
+        guard let handle = pooled ?? tjInitDecompress() else {
+            throw .corrupt(.jpeg, reason: "libjpeg-turbo could not create a decompressor")
+        }
+        defer { if pooled != nil { pool.checkIn(handle) } else { tjDestroy(handle) } }
         var failure: String?
-        let pixels = [UInt8](unsafeUninitializedCapacity: width * height * 4) { buffer, initialized in
+        let pixels = PixelBuffer.make(byteCount: width * height * 4) { buffer in
             let status = data.withUnsafeBytes { source in
                 tjDecompress2(
                     handle, source.baseAddress?.assumingMemoryBound(to: UInt8.self), UInt(source.count),
@@ -27,7 +34,6 @@ enum TurboJPEG {
                 failure = String(cString: tjGetErrorStr2(handle))
                 buffer.initialize(repeating: 0)
             }
-            initialized = width * height * 4
         }
         if let failure { throw .corrupt(.jpeg, reason: failure.trimmingCharacters(in: .whitespacesAndNewlines)) }
         guard let cmyk else { return pixels }

@@ -9,8 +9,7 @@ enum LibPNG {
     static func decodeRGBA(_ data: Data, width: Int, height: Int) throws(DecodeError) -> [UInt8] {
         var failure: String?
         let byteCount = width * height * 4
-        let pixels = [UInt8](unsafeUninitializedCapacity: byteCount) { buffer, initialized in
-            initialized = byteCount
+        let pixels = PixelBuffer.make(byteCount: byteCount) { buffer in
             // libpng reads the source lazily, so both calls happen while the bytes are pinned.
             failure = data.withUnsafeBytes { source in
                 var image = png_image()

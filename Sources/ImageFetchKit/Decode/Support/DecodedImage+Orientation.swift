@@ -7,7 +7,7 @@ extension DecodedImage {
         let (storedWidth, storedHeight) = (width, height)
         let (outWidth, outHeight) = orientation.swapsWidthAndHeight ? (storedHeight, storedWidth) : (storedWidth, storedHeight)
         let source = pixels
-        let turned = [UInt8](unsafeUninitializedCapacity: source.count) { out, initialized in
+        let turned = PixelBuffer.make(byteCount: source.count) { out in
             source.withUnsafeBytes { input in
                 let input = input.bindMemory(to: UInt32.self)
                 out.withMemoryRebound(to: UInt32.self) { output in
@@ -19,7 +19,6 @@ extension DecodedImage {
                     }
                 }
             }
-            initialized = source.count
         }
         return DecodedImage(info: info, width: outWidth, height: outHeight, pixels: turned)
     }

@@ -8,8 +8,7 @@ enum LibWebP {
     static func decodeRGBA(_ data: Data, width: Int, height: Int) throws(DecodeError) -> [UInt8] {
         var status = VP8_STATUS_OK
         let byteCount = width * height * 4
-        let pixels = [UInt8](unsafeUninitializedCapacity: byteCount) { buffer, initialized in
-            initialized = byteCount
+        let pixels = PixelBuffer.make(byteCount: byteCount) { buffer in
             var config = WebPDecoderConfig()
             guard WebPInitDecoderConfig(&config) != 0 else { status = VP8_STATUS_INVALID_PARAM; return }
             config.output.colorspace = MODE_RGBA
@@ -34,9 +33,8 @@ enum LibWebP {
     static func decodeAnimationRGBA(_ data: Data, width: Int, height: Int, frameCount: Int) throws(DecodeError) -> [UInt8] {
         var failure: DecodeError?
         let byteCount = width * height * 4
-        let pixels = [UInt8](unsafeUninitializedCapacity: byteCount) { buffer, initialized in
+        let pixels = PixelBuffer.make(byteCount: byteCount) { buffer in
             buffer.initialize(repeating: 0)
-            initialized = byteCount
             failure = data.withUnsafeBytes { source in
                 var options = WebPAnimDecoderOptions()
                 guard WebPAnimDecoderOptionsInit(&options) != 0 else { return .corrupt(.webp, reason: "libwebp refused its options") }
