@@ -37,10 +37,7 @@ public final class ImageLoader: Sendable {
         } catch {
             outcome = .failure(error)
         }
-        let elapsed = ContinuousClock.now - start
-        return LoadResult(
-            url: url, outcome: outcome,
-            elapsed: Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18)
+        return LoadResult(url: url, outcome: outcome, elapsed: (ContinuousClock.now - start) / .seconds(1))
     }
 
     /// The disk cache, opened on first use (creating the directory and index as needed).

@@ -17,13 +17,16 @@ enum Terminal {
 
     /// Writes `text` to stderr unbuffered.
     static func writeError(_ text: String) {
-        var bytes = Array(text.utf8)
+        let bytes = Array(text.utf8)
         var offset = 0
         while offset < bytes.count {
-            let written = bytes.withUnsafeMutableBytes { Foundation.write(STDERR_FILENO, $0.baseAddress! + offset, $0.count - offset) }
-            if written < 0 { if errno == EINTR { continue } else { return } }
+            let written = bytes.withUnsafeBytes { Foundation.write(STDERR_FILENO, $0.baseAddress! + offset, $0.count - offset) }
+            if written < 0 {
+                // A closed or failing stderr has no one left to tell; give up quietly.
+                guard errno == EINTR else { return }
+                continue
+            }
             offset += written
         }
-        bytes.removeAll()
     }
 }

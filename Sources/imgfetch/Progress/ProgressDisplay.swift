@@ -34,7 +34,7 @@ final class ProgressDisplay: Sendable {
     private let listFraction: (@Sendable () -> Double?)?
 
     /// A transfer reported bytes; `url` identifies it among concurrent ones.
-    func transfer(_ url: String, progress: LoadProgress) {
+    @Sendable func transfer(_ url: String, progress: LoadProgress) {
         guard enabled else { return }
         update { $0.transferred(url, progress) }
     }
@@ -87,14 +87,7 @@ final class ProgressDisplay: Sendable {
     }
 
     private func render(_ status: BatchStatus, fraction: Double?) -> String {
-        let elapsed = (ContinuousClock.now - start).seconds
+        let elapsed = (ContinuousClock.now - start) / .seconds(1)
         return status.line(elapsed: elapsed, listFraction: fraction, color: color)
-    }
-}
-
-extension Duration {
-    var seconds: Double {
-        let (s, attos) = components
-        return Double(s) + Double(attos) / 1e18
     }
 }

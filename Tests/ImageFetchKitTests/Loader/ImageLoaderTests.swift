@@ -169,6 +169,25 @@ final class ImageLoaderTests: LoaderTestCase {
         XCTAssertEqual(try server.requestCount(for: "/gray.png"), 1)
     }
 
+    func testLoadInOrderYieldsResultsInTheOrderGivenWhateverTheyFinish() async throws {
+        // The first answer is held until the last has arrived, so completion order is reversed.
+        let urls = [url("/baseline.jpg", ["hold": "first"]), url("/gray.png"), url("/static.gif")]
+        let loader = makeLoader()
+        var seen: [String] = []
+
+        let server = self.server!
+        let releaser = Task {
+            try await server.waitForRequests(1, to: "/static.gif")
+            try server.release("first")
+        }
+        for await result in loader.loadInOrder(urls, concurrency: 3) {
+            seen.append(result.url)
+        }
+        try await releaser.value
+
+        XCTAssertEqual(seen, urls)
+    }
+
     func testDownloadRequestCarriesTheOptions() throws {
         var options = LoadOptions()
         options.headers = [("Referer", "https://example.com/"), ("X-Token", "t")]
