@@ -100,6 +100,19 @@ final class PrefetchCommandTests: EndToEndTestCase {
         XCTAssertEqual(lines(result.stderr), ["imgfetch: \(url("/nope.png")): The server answered HTTP 404."])
     }
 
+    func testVerboseReportsEachURLsCacheTypeOnStderr() throws {
+        try imgfetch(["get", url("/gray.png")])
+        let list = try writeList([url("/gray.png"), url("/alpha.png")])
+
+        let result = try imgfetch(["prefetch", "-v", "-j", "1", list])
+
+        let notes = lines(result.stderr).filter { !$0.hasPrefix("prefetch:") }
+        XCTAssertEqual(notes.count, 2, result.stderr)
+        XCTAssertTrue(notes[0].hasPrefix("imgfetch: disk "), notes[0])
+        XCTAssertTrue(notes[1].hasPrefix("imgfetch: network "), notes[1])
+        XCTAssertEqual(result.stdout, "")
+    }
+
     func testLastLineWithoutNewlineIsRead() throws {
         let list = try directory.write(Data("\(url("/gray.png"))\n\(url("/palette.png"))".utf8), to: "list.txt").path
 
