@@ -19,10 +19,10 @@ struct PrefetchCommand: AsyncParsableCommand {
     @Argument(help: ArgumentHelp("A file with one URL a line, or '-' for standard input.", valueName: "list"))
     var list: String
 
-    @Option(name: [.customShort("j"), .customLong("jobs")], help: ArgumentHelp("Load this many URLs at once.", valueName: "n"))
+    @Option(name: [.customShort("j"), .customLong("jobs")], help: ArgumentHelp("Run this many transfers at once.", valueName: "n"))
     var jobs: Int = 6
 
-    @Flag(help: "Print JSON Lines on stdout, one object per URL (the keys of 'get --json').")
+    @Flag(help: "Print JSON Lines on stdout, one object per URL as it finishes (the keys of 'get --json').")
     var json = false
 
     @OptionGroup(title: "Cache and network options") var loaderOptions: LoaderOptions
@@ -52,7 +52,9 @@ struct PrefetchCommand: AsyncParsableCommand {
         let (json, verbose) = (self.json, outputOptions.verbose)
         let failures = FailureTally()
 
-        let summary = await ImagePrefetcher(loader: loader, concurrency: jobs).prefetch(
+        // Twice as many loads as transfers: while some loads validate and store, the next
+        // transfers are already queued, so the network never waits on the disk.
+        let summary = await ImagePrefetcher(loader: loader, concurrency: 2 * jobs).prefetch(
             reader, options: loaderOptions.loadOptions, shouldContinue: { !stdout.isClosed }
         ) { event in
             switch event {
