@@ -21,7 +21,7 @@ public struct LoadOptions: Sendable {
     public var retryFailed = false
     /// A disk entry older than this (seconds) is a miss; `nil` uses the cache's own max age.
     public var maxAge: Double?
-    /// Connect and overall transfer timeout, in seconds.
+    /// Longest wait to connect, and longest stretch without a byte of the body, in seconds.
     public var timeout: Double = 15
     /// Extra request headers, in the order given.
     public var headers: [(name: String, value: String)] = []

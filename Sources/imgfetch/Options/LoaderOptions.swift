@@ -24,7 +24,7 @@ struct LoaderOptions: ParsableArguments {
         valueName: "duration"))
     var maxAge: String?
 
-    @Option(help: ArgumentHelp("Connect and transfer timeout in seconds.", valueName: "seconds"))
+    @Option(help: ArgumentHelp("Give up when connecting, or waiting for the next byte, takes longer than this (seconds).", valueName: "seconds"))
     var timeout: Double = 15
 
     @Option(name: [.customShort("H"), .customLong("header")], help: ArgumentHelp(
