@@ -46,7 +46,7 @@ extension ExitStatus {
     var meaning: String {
         switch self {
         case .success: "Every input succeeded."
-        case .partialFailure: "Some inputs failed, or for different reasons; verify found damage."
+        case .partialFailure: "Some inputs failed (or all, for different reasons); verify found damage."
         case .usage: "Usage error: a bad flag, argument or URL."
         case .network: "Network failure: DNS, connect, TLS, timeout, connection lost."
         case .http: "The server answered with an HTTP error status."

@@ -145,4 +145,42 @@ final class CacheCommandTests: EndToEndTestCase {
         XCTAssertEqual(try jsonObjects(info.stdout).first?["entries"] as? Int, 0)
         XCTAssertEqual(list.stdout, "")
     }
+
+    func testTrimMaxAgeRemovesOlderEntries() throws {
+        try fill(["gray.png"])
+
+        let kept = try imgfetch(["cache", "trim", "--max-age", "1h"])
+        XCTAssertEqual(try cachedEntries().count, 1)
+        let removed = try imgfetch(["cache", "trim", "--max-age", "0s"])
+
+        XCTAssertEqual([kept.status, removed.status], [0, 0])
+        XCTAssertTrue(removed.stderr.hasPrefix("trim: removed 1 entries"), removed.stderr)
+        XCTAssertEqual(try cachedEntries().count, 0)
+    }
+
+    func testVerifyDecodeAndJSONReportDataThatOnlyLooksWhole() throws {
+        try fill(["corrupt-data.png", "gray.png"])
+
+        let header = try imgfetch(["cache", "verify", "--json"])
+        let decode = try imgfetch(["cache", "verify", "--decode", "--json"])
+
+        XCTAssertEqual(header.status, 0, header.stderr)
+        XCTAssertEqual(header.stdout, "")
+        XCTAssertEqual(decode.status, 1)
+        let objects = try jsonObjects(decode.stdout)
+        XCTAssertEqual(objects.map { $0["url"] as? String }, [url("/corrupt-data.png")])
+        XCTAssertTrue((objects.first?["reason"] as? String)?.contains("corrupt") ?? false, decode.stdout)
+    }
+
+    func testShowAndPurgeUseTheSameKeyFilterAsGet() throws {
+        try imgfetch(["get", "--ignore-query", url("/gray.png", ["sig": "1"])])
+
+        let shown = try imgfetch(["cache", "show", "--ignore-query", "--json", url("/gray.png", ["sig": "2"])])
+        let purged = try imgfetch(["cache", "purge", "--ignore-query", url("/gray.png", ["sig": "3"])])
+
+        XCTAssertEqual(shown.status, 0, shown.stderr)
+        XCTAssertEqual(try jsonObjects(shown.stdout).first?["url"] as? String, url("/gray.png", ["sig": "1"]))
+        XCTAssertTrue(purged.stderr.hasPrefix("purge: removed 1 entries"), purged.stderr)
+        XCTAssertEqual(try cachedEntries().count, 0)
+    }
 }

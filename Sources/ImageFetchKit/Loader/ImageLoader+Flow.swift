@@ -6,7 +6,7 @@ extension ImageLoader {
         _ url: URL, key: CacheKey, options: LoadOptions, progress: (@Sendable (LoadProgress) -> Void)?
     ) async throws(LoaderError) -> LoadedImage {
         if options.noDiskCache {
-            try checkFailedList(url, options: options, cache: nil)
+            // The failed-URL list lives in the disk index, which this mode never touches.
             return try await fetch(url, key: key, stale: nil, options: options, cache: nil, progress: progress)
         }
         let cache: DiskCache
@@ -49,8 +49,8 @@ extension ImageLoader {
     }
 
     /// Throws `blocked` when the URL is on the failed-URL list and `retryFailed` is off.
-    private func checkFailedList(_ url: URL, options: LoadOptions, cache: DiskCache?) throws(LoaderError) {
-        guard !options.retryFailed, let cache else { return }
+    private func checkFailedList(_ url: URL, options: LoadOptions, cache: DiskCache) throws(LoaderError) {
+        guard !options.retryFailed else { return }
         let failure: FailedURL?
         do { failure = try cache.failure(for: url.absoluteString) } catch { throw .cache(url, error) }
         if let failure { throw .blocked(url, reason: failure.reason, failedAt: failure.failedAt) }

@@ -60,7 +60,7 @@ extension ImageLoader {
         return image
     }
 
-    private func downloadRequest(_ url: URL, stale: CacheEntry?, options: LoadOptions) -> DownloadRequest {
+    func downloadRequest(_ url: URL, stale: CacheEntry?, options: LoadOptions) -> DownloadRequest {
         var headers: [String: String] = [:]
         for header in options.headers { headers[header.name] = header.value }
         let credentials = options.user.map { user -> DownloadRequest.Credentials in

@@ -37,10 +37,7 @@ public final class ImageLoader: Sendable {
         } catch {
             outcome = .failure(error)
         }
-        let elapsed = ContinuousClock.now - start
-        return LoadResult(
-            url: url, outcome: outcome,
-            elapsed: Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18)
+        return LoadResult(url: url, outcome: outcome, elapsed: (ContinuousClock.now - start) / .seconds(1))
     }
 
     /// The disk cache, opened on first use (creating the directory and index as needed).
@@ -104,6 +101,9 @@ public final class ImageLoader: Sendable {
         var kept = image
         // A disk-backed image is remembered without its bytes: the file is the copy.
         if kept.fileURL != nil { kept.data = nil }
-        memoryCache.insert(kept, for: key, cost: (kept.data?.count ?? 0) + 512 + key.rawValue.utf8.count)
+        memoryCache.insert(kept, for: key, cost: (kept.data?.count ?? 0) + Self.metadataCost)
     }
+
+    /// What one remembered entry costs besides its bytes: its key, path and fields, rounded up.
+    static let metadataCost = 1024
 }

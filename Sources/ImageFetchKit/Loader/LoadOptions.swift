@@ -1,7 +1,7 @@
 /// How one load may use the caches and the network; the command-line flags map onto these one to one.
 ///
 /// A value type: build it once per command and share it between any number of concurrent loads.
-public struct LoadOptions: Sendable, Equatable {
+public struct LoadOptions: Sendable {
     /// How thoroughly a response is checked before it is stored.
     public enum Verification: String, Sendable, CaseIterable {
         /// Format sniffed, header probed, structure complete (always on, nearly free).
@@ -21,7 +21,7 @@ public struct LoadOptions: Sendable, Equatable {
     public var retryFailed = false
     /// A disk entry older than this (seconds) is a miss; `nil` uses the cache's own max age.
     public var maxAge: Double?
-    /// Connect and overall transfer timeout, in seconds.
+    /// Longest wait to connect, and longest stretch without a byte of the body, in seconds.
     public var timeout: Double = 15
     /// Extra request headers, in the order given.
     public var headers: [(name: String, value: String)] = []
@@ -43,13 +43,4 @@ public struct LoadOptions: Sendable, Equatable {
     public var keyFilter: CacheKeyFilter = .none
 
     public init() {}
-
-    public static func == (lhs: LoadOptions, rhs: LoadOptions) -> Bool {
-        lhs.refresh == rhs.refresh && lhs.cacheOnly == rhs.cacheOnly && lhs.noDiskCache == rhs.noDiskCache
-            && lhs.retryFailed == rhs.retryFailed && lhs.maxAge == rhs.maxAge && lhs.timeout == rhs.timeout
-            && lhs.headers.elementsEqual(rhs.headers, by: { $0 == $1 }) && lhs.user == rhs.user
-            && lhs.insecure == rhs.insecure && lhs.caCertificatePath == rhs.caCertificatePath
-            && lhs.maxBytes == rhs.maxBytes && lhs.maxPixels == rhs.maxPixels && lhs.retries == rhs.retries
-            && lhs.verification == rhs.verification && lhs.keyFilter == rhs.keyFilter
-    }
 }

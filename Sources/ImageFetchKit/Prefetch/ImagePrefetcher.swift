@@ -53,8 +53,7 @@ public struct ImagePrefetcher: Sendable {
                 if startNext() { running += 1 }
             }
         }
-        let elapsed = ContinuousClock.now - start
-        summary.elapsed = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
+        summary.elapsed = (ContinuousClock.now - start) / .seconds(1)
         return summary
     }
 }

@@ -22,6 +22,8 @@ final class ProgressDisplay: Sendable {
     private let start = ContinuousClock.now
     private let state = Mutex(State())
     private static let redrawInterval = Duration.milliseconds(100)
+    /// Redraws while nothing arrives, so a stalled transfer's rate and ETA keep moving.
+    private let ticker = Mutex<Task<Void, Never>?>(nil)
 
     /// `total` is the number of inputs when known up front (`get`), `nil` for a streamed list.
     init(quiet: Bool, total: Int?, listFraction: (@Sendable () -> Double?)? = nil) {
@@ -29,12 +31,20 @@ final class ProgressDisplay: Sendable {
         color = Terminal.useColor
         state.withLock { $0.status.total = total }
         self.listFraction = listFraction
+        guard enabled else { return }
+        let task = Task { [weak self] in
+            while !Task.isCancelled {
+                try? await Task.sleep(for: .milliseconds(500))
+                self?.tick()
+            }
+        }
+        ticker.withLock { $0 = task }
     }
 
     private let listFraction: (@Sendable () -> Double?)?
 
     /// A transfer reported bytes; `url` identifies it among concurrent ones.
-    func transfer(_ url: String, progress: LoadProgress) {
+    @Sendable func transfer(_ url: String, progress: LoadProgress) {
         guard enabled else { return }
         update { $0.transferred(url, progress) }
     }
@@ -51,10 +61,11 @@ final class ProgressDisplay: Sendable {
             Terminal.writeError(line + "\n")
             return
         }
+        let fraction = listFraction?()
         let text: String = state.withLock { state in
             var text = state.lineShown ? "\r\u{1B}[2K" : ""
             text += line + "\n"
-            if state.lineShown, !state.finished { text += render(state.status, fraction: nil) }
+            if state.lineShown, !state.finished, !state.status.isComplete { text += render(state.status, fraction: fraction) }
             return text
         }
         Terminal.writeError(text)
@@ -63,11 +74,25 @@ final class ProgressDisplay: Sendable {
     /// Removes the status line; call once, before the summary or exit.
     func finish() {
         guard enabled else { return }
+        ticker.withLock { $0?.cancel() }
         let clear: Bool = state.withLock { state in
             defer { state.finished = true; state.lineShown = false }
             return state.lineShown && !state.finished
         }
         if clear { Terminal.writeError("\r\u{1B}[2K") }
+    }
+
+    /// Redraws the line as it stands, if one is showing and no event redrew it just now.
+    private func tick() {
+        let fraction = listFraction?()
+        let text: String? = state.withLock { state in
+            guard state.lineShown, !state.finished, !state.status.isComplete else { return nil }
+            let now = ContinuousClock.now
+            if let last = state.lastDraw, now - last < Self.redrawInterval { return nil }
+            state.lastDraw = now
+            return "\r\u{1B}[2K" + render(state.status, fraction: fraction)
+        }
+        if let text { Terminal.writeError(text) }
     }
 
     private func update(_ change: (inout BatchStatus) -> Void) {
@@ -87,14 +112,7 @@ final class ProgressDisplay: Sendable {
     }
 
     private func render(_ status: BatchStatus, fraction: Double?) -> String {
-        let elapsed = (ContinuousClock.now - start).seconds
+        let elapsed = (ContinuousClock.now - start) / .seconds(1)
         return status.line(elapsed: elapsed, listFraction: fraction, color: color)
-    }
-}
-
-extension Duration {
-    var seconds: Double {
-        let (s, attos) = components
-        return Double(s) + Double(attos) / 1e18
     }
 }

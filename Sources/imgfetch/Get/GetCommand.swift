@@ -47,7 +47,7 @@ struct GetCommand: AsyncParsableCommand {
         let display = ProgressDisplay(quiet: outputOptions.quiet, total: urls.count)
 
         var failures: [ExitStatus] = []
-        for await result in loader.loadInOrder(urls, options: options, concurrency: 6, display: display) {
+        for await result in loader.loadInOrder(urls, options: options, concurrency: 6, progress: display.transfer) {
             display.finished(result)
             if let line = result.errorLine {
                 display.message(line)

@@ -24,7 +24,7 @@ struct LoaderOptions: ParsableArguments {
         valueName: "duration"))
     var maxAge: String?
 
-    @Option(help: ArgumentHelp("Connect and transfer timeout in seconds.", valueName: "seconds"))
+    @Option(help: ArgumentHelp("Give up when connecting, or waiting for the next byte, takes longer than this (seconds).", valueName: "seconds"))
     var timeout: Double = 15
 
     @Option(name: [.customShort("H"), .customLong("header")], help: ArgumentHelp(
@@ -107,41 +107,3 @@ struct LoaderOptions: ParsableArguments {
 }
 
 extension LoadOptions.Verification: ExpressibleByArgument {}
-
-/// Where the cache is: shared by every command that opens it.
-struct CacheLocationOptions: ParsableArguments {
-    @Option(help: ArgumentHelp(
-        "The cache directory (default: $IMGFETCH_CACHE_DIR, else $XDG_CACHE_HOME/imgfetch, else ~/.cache/imgfetch).",
-        valueName: "dir"))
-    var cacheDir: String?
-}
-
-/// How a URL becomes its cache key: shared by the loading commands and `cache show|purge`.
-struct KeyFilterOptions: ParsableArguments {
-    @Flag(help: "Key the cache by the URL without its query string (for signed URLs).")
-    var ignoreQuery = false
-
-    @Option(help: ArgumentHelp("Key the cache by the URL without this query parameter (repeatable).", valueName: "name"))
-    var ignoreParam: [String] = []
-
-    func validate() throws {
-        if ignoreQuery && !ignoreParam.isEmpty { throw ValidationError("--ignore-query already drops every --ignore-param.") }
-    }
-
-    var filter: CacheKeyFilter {
-        ignoreQuery ? .ignoringQuery : ignoreParam.isEmpty ? .none : .ignoringQueryParameters(Set(ignoreParam))
-    }
-}
-
-/// How much a command says on stderr, shared by every command.
-struct OutputOptions: ParsableArguments {
-    @Flag(name: .shortAndLong, help: "Print nothing on stderr but errors; no progress display.")
-    var quiet = false
-
-    @Flag(name: .shortAndLong, help: "Also print each URL's cache type and time on stderr.")
-    var verbose = false
-
-    func validate() throws {
-        if quiet && verbose { throw ValidationError("--quiet and --verbose contradict each other.") }
-    }
-}

@@ -2,6 +2,14 @@ import ArgumentParser
 import Foundation
 import ImageFetchKit
 
+/// Where the cache is: shared by every command that opens it.
+struct CacheLocationOptions: ParsableArguments {
+    @Option(help: ArgumentHelp(
+        "The cache directory (default: $IMGFETCH_CACHE_DIR, else $XDG_CACHE_HOME/imgfetch, else ~/.cache/imgfetch).",
+        valueName: "dir"))
+    var cacheDir: String?
+}
+
 extension CacheLocationOptions {
     /// The cache directory the flags and environment name (nothing is created yet).
     func resolvedDirectory() throws -> String {
@@ -22,13 +30,5 @@ extension CacheLocationOptions {
             Terminal.writeError("imgfetch: \(error)\n")
             throw ExitStatus.fileError.exitCode
         }
-    }
-}
-
-extension LoaderOptions {
-    /// A loader for these options, running at most `concurrency` transfers at once.
-    func makeLoader(concurrency: Int) throws -> ImageLoader {
-        ImageLoader(configuration: LoaderConfiguration(
-            cacheDirectory: try location.resolvedDirectory(), maxConcurrentTransfers: concurrency))
     }
 }

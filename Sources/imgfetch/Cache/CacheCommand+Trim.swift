@@ -1,0 +1,36 @@
+import ArgumentParser
+import Foundation
+import ImageFetchKit
+
+extension CacheCommand {
+    /// `cache trim`: enforce max age and max size now.
+    struct Trim: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Enforce the max age and max size now: expired entries first, then least recently used.")
+
+        @Option(help: ArgumentHelp("Keep at most this many bytes (e.g. 500M, 2G); trims to half of it when over (default 1G).", valueName: "size"))
+        var maxSize: String?
+        @Option(help: ArgumentHelp("Remove entries older than this (default 7d).", valueName: "duration"))
+        var maxAge: String?
+        @OptionGroup var location: CacheLocationOptions
+        @OptionGroup(title: "Output options") var outputOptions: OutputOptions
+
+        func validate() throws {
+            if let maxSize, QuantityText.bytes(maxSize) == nil { throw ValidationError("--max-size '\(maxSize)' is not a size like 500M or 2G.") }
+            if let maxAge, QuantityText.seconds(maxAge) == nil { throw ValidationError("--max-age '\(maxAge)' is not a duration like 12h or 7d.") }
+        }
+
+        func run() throws {
+            Terminal.prepare()
+            var configuration = DiskCacheConfiguration()
+            if let size = maxSize.flatMap(QuantityText.bytes) { configuration.maxSize = Int64(size) }
+            if let age = maxAge.flatMap(QuantityText.seconds) { configuration.maxAge = age }
+            let cache = try location.openCache(configuration)
+            let removed: DiskCache.Removal
+            do { removed = try cache.trim() } catch { throw CacheCommand.fail(error) }
+            if !outputOptions.quiet {
+                Terminal.writeError("trim: removed \(removed.entries) entries (\(ByteText.format(removed.bytes)))\n")
+            }
+        }
+    }
+}
