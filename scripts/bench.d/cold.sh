@@ -14,7 +14,7 @@ corpus_list="$(bench_corpus "$count")"
 nginx_start "$BENCH_OUT/corpus"
 list="$BENCH_OUT/lists/cold-$count.txt"
 sed "s|^|$NGINX_URL/|" "$corpus_list" > "$list"
-scenario="cold batch: $count images ($(du -shL --apparent-size "$BENCH_OUT/corpus/img" | cut -f1) corpus), -j$BENCH_CONCURRENCY, median of $rounds"
+scenario="cold batch: $count images ($(bench_corpus_size "$corpus_list")), -j$BENCH_CONCURRENCY, median of $rounds"
 
 fetchers=(curl_parallel aria2c wget xargs_curl)
 has_prefetch=0

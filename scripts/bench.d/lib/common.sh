@@ -53,9 +53,10 @@ bench_imgfetch() {
   export IMGFETCH_BIN
 }
 
-# True when the built imgfetch has the subcommand $1 (e.g. prefetch, get).
+# True when the built imgfetch has the subcommand $1 (e.g. prefetch, get). The root command answers
+# `X --help` with its own help for an unknown X, so the usage line is what tells.
 bench_imgfetch_has() {
-  bench_imgfetch >/dev/null 2>&1 && "$IMGFETCH_BIN" "$1" --help >/dev/null 2>&1
+  bench_imgfetch >/dev/null 2>&1 && "$IMGFETCH_BIN" "$1" --help 2>&1 | grep -q "USAGE: imgfetch $1"
 }
 
 # --- the corpus ---
@@ -67,6 +68,12 @@ bench_corpus() {
   mv "$list.tmp" "$list"
   [ -f "$BENCH_OUT/corpus/tiny.png" ] || python3 "$BENCH_LIB/corpus.py" "$BENCH_OUT/corpus" --tiny
   echo "$list"
+}
+
+# "N MB, K KB average" for the corpus images named in LIST.
+bench_corpus_size() {
+  (cd "$BENCH_OUT/corpus" && xargs stat -c %s < "$1") |
+    awk '{ s += $1 } END { printf "%.0f MB, %.0f KB average", s / 1e6, s / NR / 1e3 }'
 }
 
 # A fresh, empty directory under $BENCH_OUT/run; prints its path.

@@ -18,7 +18,9 @@ testserver_start() {
     log "the test server did not start (it said: ${line:-nothing})"
     return 1
   fi
-  TESTSERVER_URL="http://127.0.0.1:${line#PORT }"
+  # The first line reads "PORT <n>" (newer servers add " CONTROL <m>", a port we do not need).
+  line="${line#PORT }"
+  TESTSERVER_URL="http://127.0.0.1:${line%% *}"
   log "test server serving $1 at $TESTSERVER_URL"
 }
 
