@@ -18,7 +18,10 @@ BENCH_LOG="$BENCH_OUT/logs/$BENCH_MODE.log"
 mkdir -p "$BENCH_OUT/logs" "$BENCH_OUT/run" "$BENCH_OUT/lists"
 : > "$BENCH_LOG"
 
-log() { echo "bench $BENCH_MODE: $*" >&2; }
+# The mode's own stderr, kept apart so that messages reach the terminal even from a trap that runs
+# while a timed command's output is redirected to the log.
+exec {BENCH_STDERR}>&2
+log() { echo "bench $BENCH_MODE: $*" >&"$BENCH_STDERR"; }
 
 # --- cleanup: a stack of commands run in reverse order when the mode exits, however it exits ---
 _bench_cleanups=()

@@ -11,7 +11,8 @@ fetch_imgfetch_verify() {
 fetch_curl_parallel() {
   # A config file rather than arguments, so a 100k-URL list fits; one "url" line per URL.
   sed 's/.*/url = "&"/' "$1" > "$2.curlrc"
-  curl --parallel --parallel-max "$BENCH_CONCURRENCY" -s -f --remote-name-all --output-dir "$2" \
+  # -s alone leaves the parallel progress meter on (curl 7.88); --no-progress-meter silences it.
+  curl --parallel --parallel-max "$BENCH_CONCURRENCY" -s --no-progress-meter -f --remote-name-all --output-dir "$2" \
     -K "$2.curlrc"
 }
 
