@@ -30,14 +30,25 @@ let package = Package(
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
+        // The project's test HTTP server (Tests/Server) and its Swift harness, shared by the test targets.
+        .target(
+            name: "TestSupport",
+            path: "Tests/Support"
+        ),
+        // Test-only: drives one DiskCache per process, so cache tests can run and SIGKILL real processes.
+        .executableTarget(
+            name: "cache-hammer",
+            dependencies: ["ImageFetchKit"],
+            path: "Tests/Tools/CacheHammer"
+        ),
         .testTarget(
             name: "ImageFetchKitTests",
-            dependencies: ["ImageFetchKit"],
+            dependencies: ["ImageFetchKit", "TestSupport"],
             exclude: []
         ),
         .testTarget(
             name: "EndToEndTests",
-            dependencies: ["ImageFetchKit"]
+            dependencies: ["ImageFetchKit", "TestSupport"]
         ),
     ]
 )

@@ -1,4 +1,5 @@
 import ArgumentParser
+import ImageFetchKit
 
 /// The exit codes scripts can rely on; `man/imgfetch.1` documents the same table.
 ///
@@ -24,5 +25,35 @@ enum ExitStatus: Int32, CaseIterable, Sendable {
         guard let first = failures.first else { return .success }
         if failures.count == total, failures.allSatisfy({ $0 == first }) { return first }
         return .partialFailure
+    }
+}
+
+extension ExitStatus {
+    /// The exit status for one failed load.
+    init(_ category: LoaderError.Category) {
+        switch category {
+        case .network: self = .network
+        case .http: self = .http
+        case .notAnImage: self = .notAnImage
+        case .notCached: self = .cacheMiss
+        case .blocked: self = .blockedAsFailed
+        case .file: self = .fileError
+        case .usage: self = .usage
+        }
+    }
+
+    /// What a user reads in `--help` and the man page for each code.
+    var meaning: String {
+        switch self {
+        case .success: "Every input succeeded."
+        case .partialFailure: "Some inputs failed, or for different reasons; verify found damage."
+        case .usage: "Usage error: a bad flag, argument or URL."
+        case .network: "Network failure: DNS, connect, TLS, timeout, connection lost."
+        case .http: "The server answered with an HTTP error status."
+        case .notAnImage: "Not an image: unsupported, truncated, corrupt, or over a limit."
+        case .cacheMiss: "Not cached (--cache-only, cache show)."
+        case .blockedAsFailed: "The URL is on the failed-URL list; --retry-failed fetches it."
+        case .fileError: "A local file or the cache could not be read or written."
+        }
     }
 }

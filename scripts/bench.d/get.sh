@@ -10,12 +10,13 @@ runs=50
 ! bench_quick || runs=20
 scenario="get cache hit, whole process, median of $runs"
 
-# The smallest Swift program that prints a line, built with the toolchain that builds imgfetch.
-hello="$BENCH_OUT/hello/hello"
+# The smallest Swift program that prints a line, built by the same toolchain and linked the same
+# way as scripts/bench builds imgfetch (Swift runtime linked statically), so only their work differs.
+hello="$BENCH_OUT/hello/hello-static"
 if [ ! -x "$hello" ]; then
   mkdir -p "$BENCH_OUT/hello"
   echo 'print("hello")' > "$BENCH_OUT/hello/main.swift"
-  swiftc -O "$BENCH_OUT/hello/main.swift" -o "$hello" >>"$BENCH_LOG" 2>&1 || log "could not build $hello"
+  swiftc -O -static-stdlib "$BENCH_OUT/hello/main.swift" -o "$hello" >>"$BENCH_LOG" 2>&1 || log "could not build $hello"
 fi
 
 corpus_list="$(bench_corpus "$(bench_corpus_count)")"

@@ -47,12 +47,12 @@ bench_imgfetch() {
   if [ -n "${IMGFETCH_BIN:-}" ] && [ -x "$IMGFETCH_BIN" ]; then return 0; fi
   [ -z "${IMGFETCH_BUILD_FAILED:-}" ] || return 1
   log "building imgfetch (release)"
-  if ! (cd "$BENCH_ROOT" && swift build -c release --product imgfetch) >>"$BENCH_LOG" 2>&1; then
+  if ! (cd "$BENCH_ROOT" && swift build -c release --static-swift-stdlib --product imgfetch) >>"$BENCH_LOG" 2>&1; then
     log "release build failed (see $BENCH_LOG)"
     export IMGFETCH_BUILD_FAILED=1
     return 1
   fi
-  IMGFETCH_BIN="$(cd "$BENCH_ROOT" && swift build -c release --show-bin-path)/imgfetch"
+  IMGFETCH_BIN="$(cd "$BENCH_ROOT" && swift build -c release --static-swift-stdlib --show-bin-path)/imgfetch"
   export IMGFETCH_BIN
 }
 

@@ -1,0 +1,71 @@
+import Foundation
+
+/// Where the disk cache lives, resolved the way DESIGN.md lists it, and the directory's preparation.
+public enum CacheLocation {
+    /// The standard first line of a `CACHEDIR.TAG` (bford.info/cachedir), which backup tools look for.
+    public static let cacheDirectoryTagSignature = "Signature: 8a477f597d28d172789f06886806bc55"
+
+    /// The cache directory: `explicit` (`--cache-dir`), else `$IMGFETCH_CACHE_DIR`, else
+    /// `$XDG_CACHE_HOME/imgfetch` (only when absolute, as the XDG spec says), else
+    /// `$HOME/.cache/imgfetch`. Empty values count as unset. Pure: touches no file.
+    ///
+    /// - Throws: `CacheLocation.Error.noHomeDirectory` when nothing above is set.
+    public static func resolve(explicit: String?, environment: [String: String]) throws -> String {
+        func value(_ name: String) -> String? {
+            guard let value = environment[name], !value.isEmpty else { return nil }
+            return value
+        }
+        if let explicit, !explicit.isEmpty { return absolute(explicit) }
+        if let dir = value("IMGFETCH_CACHE_DIR") { return absolute(dir) }
+        if let xdg = value("XDG_CACHE_HOME"), xdg.hasPrefix("/") { return (xdg as NSString).appendingPathComponent("imgfetch") }
+        if let home = value("HOME") { return (home as NSString).appendingPathComponent(".cache/imgfetch") }
+        throw Error.noHomeDirectory
+    }
+
+    /// Creates `directory` (and missing parents) with mode 0700 if it does not exist, and writes its
+    /// `CACHEDIR.TAG` if missing. Safe to call from several processes at once.
+    public static func prepare(directory: String) throws {
+        do {
+            try FileManager.default.createDirectory(
+                atPath: directory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+        } catch {
+            throw Error.cannotCreate(directory: directory, cause: String(describing: error))
+        }
+        let tag = (directory as NSString).appendingPathComponent("CACHEDIR.TAG")
+        guard !FileManager.default.fileExists(atPath: tag) else { return }
+        let text = """
+            \(cacheDirectoryTagSignature)
+            # This file is a cache directory tag created by imgfetch.
+            # For information about cache directory tags, see https://bford.info/cachedir/
+
+            """
+        do {
+            // Atomic write: a concurrent reader sees either no tag or the whole tag.
+            try Data(text.utf8).write(to: URL(fileURLWithPath: tag), options: .atomic)
+        } catch {
+            throw Error.cannotCreate(directory: directory, cause: String(describing: error))
+        }
+    }
+
+    private static func absolute(_ path: String) -> String {
+        let expanded = (path as NSString).expandingTildeInPath
+        if expanded.hasPrefix("/") { return (expanded as NSString).standardizingPath }
+        let cwd = FileManager.default.currentDirectoryPath
+        return ((cwd as NSString).appendingPathComponent(expanded) as NSString).standardizingPath
+    }
+
+    /// Why no cache directory could be found or made.
+    public enum Error: Swift.Error, Sendable, Equatable, CustomStringConvertible {
+        case noHomeDirectory
+        case cannotCreate(directory: String, cause: String)
+
+        public var description: String {
+            switch self {
+            case .noHomeDirectory:
+                "No cache directory: pass --cache-dir, or set IMGFETCH_CACHE_DIR, XDG_CACHE_HOME or HOME."
+            case .cannotCreate(let directory, let cause):
+                "Cannot create the cache directory \(directory): \(cause)."
+            }
+        }
+    }
+}

@@ -1,0 +1,39 @@
+import Foundation
+
+extension DiskCache {
+    /// Why a disk cache operation failed; each case names the file or directory involved.
+    public enum Error: Swift.Error, Sendable, CustomStringConvertible {
+        /// The SQLite index failed; `busy` means another process held it past the busy timeout.
+        case index(directory: String, operation: String, message: String, busy: Bool)
+        /// The index was written by a newer imgfetch whose schema this one does not know.
+        case newerIndexVersion(directory: String, version: Int)
+        /// Writing, renaming or creating a file or folder failed.
+        case cannotWrite(path: String, cause: String)
+        /// Reading a cached file failed (it may have been evicted by another process meanwhile).
+        case cannotRead(path: String, cause: String)
+        /// The per-key lock file could not be opened or locked.
+        case cannotLock(path: String, cause: String)
+
+        public var description: String {
+            switch self {
+            case .index(let directory, let operation, let message, let busy):
+                busy
+                    ? "The cache index in \(directory) stayed locked by another process while \(operation); try again."
+                    : "The cache index in \(directory) failed while \(operation): \(message). Run 'imgfetch cache verify --fix' or remove the directory."
+            case .newerIndexVersion(let directory, let version):
+                "The cache in \(directory) was written by a newer imgfetch (index version \(version)); upgrade imgfetch or use another --cache-dir."
+            case .cannotWrite(let path, let cause):
+                "Cannot write the cache file \(path): \(cause)."
+            case .cannotRead(let path, let cause):
+                "Cannot read the cache file \(path): \(cause)."
+            case .cannotLock(let path, let cause):
+                "Cannot lock \(path) to coordinate with other imgfetch processes: \(cause)."
+            }
+        }
+    }
+}
+
+/// The text of the current `errno`, for error causes.
+func errnoDescription(_ code: Int32 = errno) -> String {
+    String(cString: strerror(code))
+}

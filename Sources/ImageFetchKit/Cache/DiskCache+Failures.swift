@@ -1,0 +1,53 @@
+import Foundation
+
+/// The persistent failed-URL list, kept in the same index: a URL that failed for a permanent
+/// reason is not fetched again until its record expires (`failureMaxAge`) or the user retries.
+extension DiskCache {
+    /// The failure recorded for `url`, or nil if there is none or it has expired.
+    public func failure(for url: String) throws(Error) -> FailedURL? {
+        let now = configuration.currentDate().timeIntervalSince1970
+        return try withIndex("looking up the failure of \(url)") { database -> FailedURL? in
+            var found: FailedURL?
+            try database.query(
+                "SELECT reason, failed_at, expires_at FROM failures WHERE url = ? AND expires_at > ?",
+                [.text(url), .real(now)]
+            ) { row in
+                found = FailedURL(
+                    url: url, reason: row.text(0) ?? "",
+                    failedAt: Date(timeIntervalSince1970: row.real(1)),
+                    expiresAt: Date(timeIntervalSince1970: row.real(2)))
+            }
+            return found
+        }
+    }
+
+    /// Puts `url` on the failed-URL list with `reason` (replacing an earlier record), until
+    /// `failureMaxAge` from now.
+    @discardableResult
+    public func recordFailure(url: String, reason: String) throws(Error) -> FailedURL {
+        let now = configuration.currentDate()
+        let record = FailedURL(url: url, reason: reason, failedAt: now, expiresAt: now.addingTimeInterval(configuration.failureMaxAge))
+        _ = try withIndex("recording the failure of \(url)") { database in
+            try database.run(
+                "INSERT OR REPLACE INTO failures (url, reason, failed_at, expires_at) VALUES (?, ?, ?, ?)",
+                [.text(url), .text(reason), .real(now.timeIntervalSince1970), .real(record.expiresAt.timeIntervalSince1970)])
+        }
+        return record
+    }
+
+    /// Takes `url` off the failed-URL list (after it loaded). Returns whether it was on it.
+    @discardableResult
+    public func removeFailure(for url: String) throws(Error) -> Bool {
+        try withIndex("clearing the failure of \(url)") { database in
+            try database.run("DELETE FROM failures WHERE url = ?", [.text(url)]) > 0
+        }
+    }
+
+    /// Empties the failed-URL list, expired records included. Returns how many were removed.
+    @discardableResult
+    public func removeFailures() throws(Error) -> Int {
+        try withIndex("clearing the failed-URL list") { database in
+            try database.run("DELETE FROM failures")
+        }
+    }
+}

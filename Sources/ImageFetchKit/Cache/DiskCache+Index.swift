@@ -1,0 +1,123 @@
+import Foundation
+
+/// The SQLite index: schema, versioning and the mapping between rows and `CacheEntry`.
+///
+/// Why SQLite in WAL mode: readers never block the writer nor each other across processes, a
+/// lookup is a primary-key probe (a hit never scans the directory), and `BEGIN IMMEDIATE` gives
+/// every process one write lock to serialise file publication and removal under (see DiskCache).
+extension DiskCache {
+    static let indexFileName = "index.sqlite"
+    static let schemaVersion = 1
+
+    static let schema = """
+        CREATE TABLE entries (
+            key TEXT PRIMARY KEY NOT NULL,
+            url TEXT NOT NULL,
+            file TEXT NOT NULL,
+            format TEXT NOT NULL,
+            width INTEGER NOT NULL,
+            height INTEGER NOT NULL,
+            bytes INTEGER NOT NULL,
+            etag TEXT,
+            last_modified TEXT,
+            fetched_at REAL NOT NULL,
+            last_used_at REAL NOT NULL,
+            expires_at REAL NOT NULL
+        );
+        CREATE INDEX entries_by_last_used ON entries(last_used_at);
+        CREATE INDEX entries_by_expiry ON entries(expires_at);
+        CREATE INDEX entries_by_file ON entries(file);
+        -- A running total kept by triggers, so a size check is one row read, in every process.
+        CREATE TABLE totals (id INTEGER PRIMARY KEY CHECK (id = 0), entries INTEGER NOT NULL, bytes INTEGER NOT NULL);
+        INSERT INTO totals VALUES (0, 0, 0);
+        CREATE TRIGGER entries_inserted AFTER INSERT ON entries BEGIN
+            UPDATE totals SET entries = entries + 1, bytes = bytes + NEW.bytes;
+        END;
+        CREATE TRIGGER entries_deleted AFTER DELETE ON entries BEGIN
+            UPDATE totals SET entries = entries - 1, bytes = bytes - OLD.bytes;
+        END;
+        CREATE TRIGGER entries_resized AFTER UPDATE OF bytes ON entries BEGIN
+            UPDATE totals SET bytes = bytes - OLD.bytes + NEW.bytes;
+        END;
+        CREATE TABLE failures (
+            url TEXT PRIMARY KEY NOT NULL,
+            reason TEXT NOT NULL,
+            failed_at REAL NOT NULL,
+            expires_at REAL NOT NULL
+        );
+        """
+
+    /// The columns `entry(from:)` reads, in order.
+    static let entryColumns =
+        "key, url, file, format, width, height, bytes, etag, last_modified, fetched_at, last_used_at, expires_at"
+
+    /// Opens the index in `directory`, creating or checking its schema.
+    static func openIndex(directory: String, configuration: DiskCacheConfiguration) throws(Error) -> SQLiteDatabase {
+        let path = (directory as NSString).appendingPathComponent(indexFileName)
+        func failed(_ operation: String) -> (SQLiteDatabase.Failure) -> Error {
+            { .index(directory: directory, operation: operation, message: $0.message, busy: $0.isBusy) }
+        }
+        do {
+            let timeout = Int32(clamping: Int((configuration.busyTimeout * 1000).rounded()))
+            let database = try SQLiteDatabase(path: path, busyTimeoutMilliseconds: timeout)
+            try database.execute("PRAGMA journal_mode = WAL")
+            switch configuration.durability {
+            case .processCrash: try database.execute("PRAGMA synchronous = NORMAL")
+            case .powerLoss: try database.execute("PRAGMA synchronous = FULL")
+            }
+            let version = try database.integer("PRAGMA user_version") ?? 0
+            if version == schemaVersion { return database }
+            if version > schemaVersion { throw Error.newerIndexVersion(directory: directory, version: Int(version)) }
+            // Created under the write lock and re-checked there: two processes opening a fresh
+            // cache at once create the schema exactly once.
+            try database.writeTransaction {
+                let current = try database.integer("PRAGMA user_version") ?? 0
+                guard current == 0 else { return }
+                try database.execute(schema)
+                try database.execute("PRAGMA user_version = \(schemaVersion)")
+            }
+            return database
+        } catch let error as Error {
+            throw error
+        } catch let failure as SQLiteDatabase.Failure {
+            throw failed("opening")(failure)
+        } catch {
+            throw .index(directory: directory, operation: "opening", message: String(describing: error), busy: false)
+        }
+    }
+
+    /// The entry in the current row of a query that selected `entryColumns`; nil if the row is
+    /// unreadable (an unknown format), which callers treat as a miss.
+    func entry(from row: SQLiteDatabase.Row) -> CacheEntry? {
+        guard let key = row.text(0), let url = row.text(1), let file = row.text(2),
+            let formatName = row.text(3), let format = ImageFormat(rawValue: formatName)
+        else { return nil }
+        return CacheEntry(
+            key: CacheKey(key),
+            url: url,
+            path: absolutePath(file),
+            format: format,
+            width: Int(row.integer(4)),
+            height: Int(row.integer(5)),
+            bytes: row.integer(6),
+            validators: CacheValidators(etag: row.text(7), lastModified: row.text(8)),
+            fetchedAt: Date(timeIntervalSince1970: row.real(9)),
+            lastUsedAt: Date(timeIntervalSince1970: row.real(10)),
+            expiresAt: Date(timeIntervalSince1970: row.real(11))
+        )
+    }
+
+    /// Runs `body` with the index connection, turning SQLite failures into `DiskCache.Error`.
+    /// The mutex is held for the body only; never pass caller code into it.
+    func withIndex<T: Sendable>(_ operation: String, _ body: (SQLiteDatabase) throws -> T) throws(Error) -> T {
+        do {
+            return try index.withLock { database throws -> T in try body(database) }
+        } catch let error as Error {
+            throw error
+        } catch let failure as SQLiteDatabase.Failure {
+            throw .index(directory: directory, operation: operation, message: failure.message, busy: failure.isBusy)
+        } catch {
+            throw .index(directory: directory, operation: operation, message: String(describing: error), busy: false)
+        }
+    }
+}

@@ -1,0 +1,57 @@
+import Foundation
+
+/// `cache verify`: re-check every entry against its file and the decoder's validation.
+extension DiskCache {
+    /// What a verification found (and, with `fix`, removed).
+    public struct Verification: Sendable {
+        /// One entry that failed a check, with why, in a sentence.
+        public struct Damage: Sendable {
+            public var entry: CacheEntry
+            public var reason: String
+        }
+
+        /// Entries checked.
+        public var checked = 0
+        public var damaged: [Damage] = []
+        /// Files in the shard folders that no entry references (deleted when fixing).
+        public var unindexedFiles = 0
+        /// Leftover temporary files deleted (only when fixing).
+        public var temporaryFilesRemoved = 0
+    }
+
+    /// Checks every entry: its file exists, has the recorded size, and its bytes pass `validator`
+    /// (the loader passes the decoder registry's validation, so the cache does not depend on
+    /// decoding). With `fix`, damaged entries, unindexed files and stale temporary files are
+    /// removed. `validator` is called on the calling thread, outside any lock, once per entry.
+    public func verify(fix: Bool, validator: (Data) throws -> Void) throws(Error) -> Verification {
+        var result = Verification()
+        let entries = try entries(sortedBy: .url)
+        for entry in entries {
+            result.checked += 1
+            guard let reason = damage(of: entry, validator: validator) else { continue }
+            result.damaged.append(.init(entry: entry, reason: reason))
+            if fix { try removeDamaged(entry) }
+        }
+        let indexed = Set(entries.map { relativePath(of: $0.path) })
+        result.unindexedFiles = entryFilesOnDisk().filter { !indexed.contains($0) }.count
+        if fix {
+            try removeUnindexedFiles()
+            result.temporaryFilesRemoved = sweepTemporaryFiles()
+        }
+        return result
+    }
+
+    /// Why `entry` is damaged, or nil if it is whole.
+    private func damage(of entry: CacheEntry, validator: (Data) throws -> Void) -> String? {
+        guard let size = Self.fileSize(entry.path) else { return "Its file \(entry.path) is missing." }
+        guard size == entry.bytes else {
+            return "Its file \(entry.path) holds \(size) bytes but \(entry.bytes) were stored."
+        }
+        do {
+            try validator(try contents(of: entry))
+        } catch {
+            return "Its file \(entry.path) does not validate: \(error)"
+        }
+        return nil
+    }
+}

@@ -1,0 +1,173 @@
+import Foundation
+import Synchronization
+
+/// The persistent cache: one image file per entry under `directory`, and an SQLite index of their
+/// metadata, safe to share between any number of processes and threads, and across crashes.
+///
+/// How it stays consistent (every method follows these):
+/// - A file is written whole into `tmp/` first, then renamed into place and its index row inserted
+///   inside one SQLite write transaction (`BEGIN IMMEDIATE`, which is one lock for all processes).
+///   A killed writer leaves at most a temporary file (swept later) or a file with no row (an orphan,
+///   removed by `trim`/`verify --fix`), never a row whose file is missing or partial.
+/// - Removal deletes rows first and commits, then, in a second write transaction, unlinks each
+///   file that no row references any more. Because renames and unlinks both happen only under the
+///   write lock, an evicting process can never delete a file another process just stored.
+/// - A hit checks the file's size against the row; a missing or short file is dropped and missed.
+///
+/// Thread safety: all methods may be called from any thread; the one index connection sits behind
+/// a `Mutex`, held only for index work and the rename/unlink that must share its transaction.
+/// Methods block the calling thread on disk I/O and, briefly, on other processes' transactions.
+public final class DiskCache: Sendable {
+    /// The cache directory (absolute).
+    public let directory: String
+    public let configuration: DiskCacheConfiguration
+    let index: Mutex<SQLiteDatabase>
+    let keyLocks: KeyLockFile
+
+    /// Opens the cache in `directory`, creating it (mode 0700, with a `CACHEDIR.TAG`), its folders
+    /// and its index as needed, and sweeps temporary files left by killed writers.
+    public init(directory: String, configuration: DiskCacheConfiguration = DiskCacheConfiguration()) throws {
+        self.directory = (directory as NSString).standardizingPath
+        self.configuration = configuration
+        try CacheLocation.prepare(directory: self.directory)
+        let temporary = self.directory + "/" + Self.temporaryFolderName
+        if mkdir(temporary, 0o700) != 0 && errno != EEXIST {
+            throw Error.cannotWrite(path: temporary, cause: errnoDescription())
+        }
+        self.index = Mutex(try Self.openIndex(directory: self.directory, configuration: configuration))
+        self.keyLocks = try KeyLockFile(path: self.directory + "/keys.lock")
+        sweepTemporaryFiles()
+    }
+
+    /// The entry stored for `key`, or nil when there is none, it has expired (unless
+    /// `includingExpired`, e.g. to revalidate it), or its file is missing or the wrong size — then
+    /// the entry is also removed, so it heals on the next store. A hit marks the entry used.
+    public func entry(for key: CacheKey, includingExpired: Bool = false) throws(Error) -> CacheEntry? {
+        let columns = Self.entryColumns
+        let found = try withIndex("looking up \(key)") { database -> CacheEntry? in
+            var found: CacheEntry?
+            try database.query("SELECT \(columns) FROM entries WHERE key = ?", [.text(key.rawValue)]) { row in
+                found = self.entry(from: row)
+            }
+            return found
+        }
+        guard var entry = found else { return nil }
+        let now = configuration.currentDate()
+        if !includingExpired && isExpired(entry, at: now) { return nil }
+        guard Self.fileSize(entry.path) == entry.bytes else {
+            try removeDamaged(entry)
+            return nil
+        }
+        if now.timeIntervalSince(entry.lastUsedAt) >= configuration.lastUsedResolution {
+            // Best effort: a hit is served even if the bookkeeping write loses to a busy index.
+            _ = try? withIndex("marking \(key) used") { database in
+                try database.run(
+                    "UPDATE entries SET last_used_at = ? WHERE key = ?",
+                    [.real(now.timeIntervalSince1970), .text(key.rawValue)])
+            }
+            entry.lastUsedAt = now
+        }
+        return entry
+    }
+
+    /// The bytes of `entry`'s file. Throws `cannotRead` if the file went away meanwhile (another
+    /// process evicted it) or no longer has the entry's size; callers treat that as a miss.
+    public func contents(of entry: CacheEntry) throws(Error) -> Data {
+        let data: Data
+        do {
+            data = try Data(contentsOf: URL(fileURLWithPath: entry.path), options: .mappedIfSafe)
+        } catch {
+            throw .cannotRead(path: entry.path, cause: String(describing: error))
+        }
+        guard Int64(data.count) == entry.bytes else {
+            throw .cannotRead(path: entry.path, cause: "it holds \(data.count) bytes, the index says \(entry.bytes)")
+        }
+        return data
+    }
+
+    /// Stores `data` (already validated: `info` is what the probe found) as the entry for `key`,
+    /// replacing any previous one, then enforces `maxSize`. The file is written outside any lock;
+    /// only its rename and index row share the write transaction.
+    ///
+    /// - Parameter expiresAt: when the entry stops being served; default now + `maxAge`.
+    @discardableResult
+    public func store(
+        _ data: Data, info: CachedImageInfo, for key: CacheKey, url: String,
+        validators: CacheValidators = CacheValidators(), expiresAt: Date? = nil
+    ) throws(Error) -> CacheEntry {
+        let temporaryFile = try writeTemporaryFile(data)
+        let now = configuration.currentDate()
+        let relativePath = key.relativePath(fileExtension: info.format.fileExtension)
+        let entry = CacheEntry(
+            key: key, url: url, path: absolutePath(relativePath), format: info.format,
+            width: info.width, height: info.height, bytes: Int64(data.count), validators: validators,
+            fetchedAt: now, lastUsedAt: now, expiresAt: expiresAt ?? now.addingTimeInterval(configuration.maxAge))
+        let totalBytes: Int64
+        do {
+            totalBytes = try publish(entry, relativePath: relativePath, temporaryFile: temporaryFile)
+        } catch {
+            unlink(temporaryFile)
+            throw error
+        }
+        if let maxSize = configuration.maxSize, totalBytes > maxSize {
+            try evict(toBytes: Int64(Double(maxSize) * configuration.trimRatio), sparing: key)
+        }
+        return entry
+    }
+
+    /// Marks the entry for `key` fresh again after the server answered 304 Not Modified: its
+    /// fetch time and expiry restart, and validators the server sent replace the stored ones.
+    /// Returns the renewed entry, or nil if there is none.
+    @discardableResult
+    public func renew(_ key: CacheKey, validators: CacheValidators = CacheValidators(), expiresAt: Date? = nil) throws(Error) -> CacheEntry? {
+        let now = configuration.currentDate()
+        let expiry = expiresAt ?? now.addingTimeInterval(configuration.maxAge)
+        let changed = try withIndex("renewing \(key)") { database in
+            try database.run(
+                """
+                UPDATE entries SET fetched_at = ?, last_used_at = ?, expires_at = ?,
+                    etag = COALESCE(?, etag), last_modified = COALESCE(?, last_modified) WHERE key = ?
+                """,
+                [.real(now.timeIntervalSince1970), .real(now.timeIntervalSince1970), .real(expiry.timeIntervalSince1970),
+                 validators.etag.map { .text($0) } ?? .null, validators.lastModified.map { .text($0) } ?? .null,
+                 .text(key.rawValue)])
+        }
+        return changed > 0 ? try entry(for: key) : nil
+    }
+
+    /// Whether `entry` is past its own expiry or older than the current `maxAge` allows.
+    public func isExpired(_ entry: CacheEntry, at date: Date? = nil) -> Bool {
+        let now = date ?? configuration.currentDate()
+        return now >= entry.expiresAt || now.timeIntervalSince(entry.fetchedAt) >= configuration.maxAge
+    }
+
+    /// Renames the finished temporary file into place and records its row, in one write
+    /// transaction; returns the cache's total bytes after it.
+    private func publish(_ entry: CacheEntry, relativePath: String, temporaryFile: String) throws(Error) -> Int64 {
+        let key = entry.key.rawValue
+        // A previous row is removed in its own committed transaction first: if this process dies
+        // between the rename and the commit below, no old row may describe the new file.
+        let previousFile = try withIndex("replacing \(entry.key)") { database -> String? in
+            var previous: String?
+            try database.query("SELECT file FROM entries WHERE key = ?", [.text(key)]) { previous = $0.text(0) }
+            if previous != nil { try database.run("DELETE FROM entries WHERE key = ?", [.text(key)]) }
+            return previous
+        }
+        return try withIndex("storing \(entry.key)") { database in
+            try database.writeTransaction {
+                try database.run("DELETE FROM entries WHERE key = ?", [.text(key)])
+                try publish(temporaryFile: temporaryFile, as: relativePath)
+                try database.run(
+                    "INSERT INTO entries (\(Self.entryColumns)) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                    [.text(key), .text(entry.url), .text(relativePath), .text(entry.format.rawValue),
+                     .integer(Int64(entry.width)), .integer(Int64(entry.height)), .integer(entry.bytes),
+                     entry.validators.etag.map { .text($0) } ?? .null,
+                     entry.validators.lastModified.map { .text($0) } ?? .null,
+                     .real(entry.fetchedAt.timeIntervalSince1970), .real(entry.lastUsedAt.timeIntervalSince1970),
+                     .real(entry.expiresAt.timeIntervalSince1970)])
+                if let previousFile, previousFile != relativePath { unlink(absolutePath(previousFile)) }
+                return try database.integer("SELECT bytes FROM totals") ?? 0
+            }
+        }
+    }
+}

@@ -1,0 +1,63 @@
+import Foundation
+
+/// The disk cache's limits and policies.
+public struct DiskCacheConfiguration: Sendable {
+    /// How much a store is protected against, and what it costs.
+    ///
+    /// Measured on the build machine (ext4, 280 KB files): write + rename costs 0.16 ms per file,
+    /// adding `fsync` makes it 0.91 ms — nearly 6× — which would turn a 1000-image batch from
+    /// 0.16 s into 0.9 s of disk time, longer than curl takes to fetch it over loopback.
+    public enum Durability: Sendable {
+        /// The default. No fsync: a process killed at any instant leaves a consistent cache,
+        /// because the file is complete before `rename` publishes it and the index (SQLite WAL,
+        /// `synchronous=NORMAL`) commits after. After a power loss the newest files may be empty
+        /// or short; the size check on every hit and `verify` find them, drop them and they are
+        /// refetched: a cache can always be rebuilt, so it does not pay for power-loss durability.
+        case processCrash
+        /// Each file is fsynced before it is renamed into place, and the index uses
+        /// `synchronous=FULL`: a completed store survives a power loss.
+        case powerLoss
+    }
+
+    /// An entry older than this (since fetched or revalidated) is a miss. Default one week.
+    public var maxAge: TimeInterval
+    /// The most bytes of image files kept; when a store goes over it, expired entries and then
+    /// the least recently used are removed until the total is under `maxSize * trimRatio`.
+    /// nil means no limit. Default 1 GiB.
+    public var maxSize: Int64?
+    /// The fraction of `maxSize` eviction trims down to (SDImageCache uses one half).
+    public var trimRatio: Double
+    /// How long a URL stays on the failed-URL list. Default one day.
+    public var failureMaxAge: TimeInterval
+    /// `lastUsedAt` is rewritten on a hit only when older than this, so hits stay reads. Default 60 s.
+    public var lastUsedResolution: TimeInterval
+    /// Temporary files older than this are leftovers of killed writers and are deleted. Default 1 h.
+    public var temporaryFileMaxAge: TimeInterval
+    /// How long to wait for another process holding the index before failing. Default 30 s.
+    public var busyTimeout: TimeInterval
+    public var durability: Durability
+    /// The clock; tests pass their own to step time without sleeping.
+    public var currentDate: @Sendable () -> Date
+
+    public init(
+        maxAge: TimeInterval = 7 * 24 * 3600,
+        maxSize: Int64? = 1 << 30,
+        trimRatio: Double = 0.5,
+        failureMaxAge: TimeInterval = 24 * 3600,
+        lastUsedResolution: TimeInterval = 60,
+        temporaryFileMaxAge: TimeInterval = 3600,
+        busyTimeout: TimeInterval = 30,
+        durability: Durability = .processCrash,
+        currentDate: @escaping @Sendable () -> Date = { Date() }
+    ) {
+        self.maxAge = maxAge
+        self.maxSize = maxSize
+        self.trimRatio = trimRatio
+        self.failureMaxAge = failureMaxAge
+        self.lastUsedResolution = lastUsedResolution
+        self.temporaryFileMaxAge = temporaryFileMaxAge
+        self.busyTimeout = busyTimeout
+        self.durability = durability
+        self.currentDate = currentDate
+    }
+}

@@ -1,0 +1,55 @@
+import Foundation
+
+/// Per-key locks shared by every process using one cache directory: one byte of `keys.lock` per
+/// key (at an offset taken from the key's hash), locked with Linux open-file-description locks.
+///
+/// Why these locks: they need no file per key (nothing to create, clean up or race on), they are
+/// released by the kernel when a holder dies (a SIGKILLed downloader never wedges the cache), and
+/// unlike classic POSIX locks each acquisition opens its own description, so two threads of one
+/// process exclude each other exactly as two processes do.
+final class KeyLockFile: Sendable {
+    // Linux values; Glibc's module does not export the _GNU_SOURCE constants.
+    private static let setLock: Int32 = 37 // F_OFD_SETLK
+    private static let setLockWaiting: Int32 = 38 // F_OFD_SETLKW
+
+    let path: String
+
+    init(path: String) throws(DiskCache.Error) {
+        self.path = path
+        let descriptor = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0o600)
+        guard descriptor >= 0 else { throw .cannotLock(path: path, cause: errnoDescription()) }
+        close(descriptor)
+    }
+
+    /// Locks `key`'s byte, waiting for another holder if `wait`; returns the descriptor that holds
+    /// the lock (close it to release), or nil if `wait` is false and someone else holds it.
+    /// Waiting blocks the calling thread.
+    func lock(_ key: CacheKey, wait: Bool) throws(DiskCache.Error) -> Int32? {
+        let descriptor = open(path, O_RDWR | O_CLOEXEC)
+        guard descriptor >= 0 else { throw .cannotLock(path: path, cause: errnoDescription()) }
+        var request = flock()
+        request.l_type = Int16(F_WRLCK)
+        request.l_whence = Int16(SEEK_SET)
+        request.l_start = __off_t(Self.offset(of: key))
+        request.l_len = 1
+        request.l_pid = 0
+        while true {
+            if fcntl(descriptor, wait ? Self.setLockWaiting : Self.setLock, &request) == 0 { return descriptor }
+            let code = errno
+            if code == EINTR { continue }
+            close(descriptor)
+            if !wait && (code == EAGAIN || code == EACCES) { return nil }
+            throw .cannotLock(path: path, cause: errnoDescription(code))
+        }
+    }
+
+    /// Releases a lock `lock` returned.
+    func unlock(_ descriptor: Int32) {
+        close(descriptor)
+    }
+
+    /// 60 bits of the key's hash: distinct keys share a byte only if their hashes collide there.
+    static func offset(of key: CacheKey) -> Int64 {
+        Int64(key.hash.prefix(15), radix: 16) ?? 0
+    }
+}

@@ -1,0 +1,134 @@
+import CSQLite
+
+/// One SQLite connection: the only file in the cache that imports the C library.
+///
+/// Not thread-safe and not `Sendable`: `DiskCache` owns exactly one behind its mutex. Prepared
+/// statements are kept per SQL text, so a hot lookup costs a bind and a step, not a parse.
+final class SQLiteDatabase {
+    /// A failed SQLite call: the result code and SQLite's own message.
+    struct Failure: Error, Sendable {
+        var code: Int32
+        var message: String
+        /// SQLITE_BUSY or SQLITE_LOCKED: another process held the database past the busy timeout.
+        var isBusy: Bool { code & 0xff == SQLITE_BUSY || code & 0xff == SQLITE_LOCKED }
+    }
+
+    /// A value bound to a `?` parameter.
+    enum Value {
+        case integer(Int64)
+        case real(Double)
+        case text(String)
+        case null
+    }
+
+    /// The current result row of a query; valid only inside the closure it is passed to.
+    struct Row {
+        fileprivate let statement: OpaquePointer
+        func integer(_ column: Int32) -> Int64 { sqlite3_column_int64(statement, column) }
+        func real(_ column: Int32) -> Double { sqlite3_column_double(statement, column) }
+        func isNull(_ column: Int32) -> Bool { sqlite3_column_type(statement, column) == SQLITE_NULL }
+        func text(_ column: Int32) -> String? {
+            guard let bytes = sqlite3_column_text(statement, column) else { return nil }
+            return String(cString: bytes)
+        }
+    }
+
+    private let handle: OpaquePointer
+    private var statements: [String: OpaquePointer] = [:]
+
+    /// Opens (creating if needed) the database at `path`, waiting up to `busyTimeoutMilliseconds`
+    /// whenever another connection holds a lock.
+    init(path: String, busyTimeoutMilliseconds: Int32) throws(Failure) {
+        var handle: OpaquePointer?
+        let flags = SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX
+        let code = sqlite3_open_v2(path, &handle, flags, nil)
+        guard code == SQLITE_OK, let handle else {
+            let message = handle.map { String(cString: sqlite3_errmsg($0)) } ?? "out of memory"
+            sqlite3_close_v2(handle)
+            throw Failure(code: code, message: message)
+        }
+        self.handle = handle
+        sqlite3_busy_timeout(handle, busyTimeoutMilliseconds)
+        sqlite3_extended_result_codes(handle, 1)
+    }
+
+    deinit {
+        for statement in statements.values { sqlite3_finalize(statement) }
+        sqlite3_close_v2(handle)
+    }
+
+    /// Runs one or more statements that bind nothing and return nothing (schema, pragmas, BEGIN).
+    func execute(_ sql: String) throws(Failure) {
+        let code = sqlite3_exec(handle, sql, nil, nil, nil)
+        guard code == SQLITE_OK else { throw failure(code) }
+    }
+
+    /// Runs one statement with `bindings`, discarding any rows; returns the number of rows changed.
+    @discardableResult
+    func run(_ sql: String, _ bindings: [Value] = []) throws(Failure) -> Int {
+        try query(sql, bindings) { _ in }
+        return Int(sqlite3_changes(handle))
+    }
+
+    /// Runs one statement with `bindings`, calling `body` for each result row.
+    func query(_ sql: String, _ bindings: [Value] = [], _ body: (Row) throws(Failure) -> Void) throws(Failure) {
+        let statement = try prepared(sql)
+        defer {
+            sqlite3_reset(statement)
+            sqlite3_clear_bindings(statement)
+        }
+        for (offset, value) in bindings.enumerated() {
+            let position = Int32(offset + 1)
+            let code: Int32 = switch value {
+            case .integer(let number): sqlite3_bind_int64(statement, position, number)
+            case .real(let number): sqlite3_bind_double(statement, position, number)
+            case .text(let string): sqlite3_bind_text(statement, position, string, -1, imgfetch_sqlite_transient())
+            case .null: sqlite3_bind_null(statement, position)
+            }
+            guard code == SQLITE_OK else { throw failure(code) }
+        }
+        while true {
+            let code = sqlite3_step(statement)
+            if code == SQLITE_DONE { return }
+            guard code == SQLITE_ROW else { throw failure(code) }
+            try body(Row(statement: statement))
+        }
+    }
+
+    /// The first column of the first row, as an integer; nil when there is no row or it is NULL.
+    func integer(_ sql: String, _ bindings: [Value] = []) throws(Failure) -> Int64? {
+        var result: Int64?
+        try query(sql, bindings) { row in
+            if result == nil, !row.isNull(0) { result = row.integer(0) }
+        }
+        return result
+    }
+
+    /// Runs `body` in a write transaction taken at once (`BEGIN IMMEDIATE`), so it holds SQLite's
+    /// write lock from the start: every process's writes are serialised, and a `busy` waits for the
+    /// busy timeout instead of failing mid-transaction. Rolls back if `body` throws.
+    func writeTransaction<T>(_ body: () throws -> T) throws -> T {
+        try execute("BEGIN IMMEDIATE")
+        do {
+            let result = try body()
+            try execute("COMMIT")
+            return result
+        } catch {
+            try? execute("ROLLBACK")
+            throw error
+        }
+    }
+
+    private func prepared(_ sql: String) throws(Failure) -> OpaquePointer {
+        if let statement = statements[sql] { return statement }
+        var statement: OpaquePointer?
+        let code = sqlite3_prepare_v3(handle, sql, -1, UInt32(SQLITE_PREPARE_PERSISTENT), &statement, nil)
+        guard code == SQLITE_OK, let statement else { throw failure(code) }
+        statements[sql] = statement
+        return statement
+    }
+
+    private func failure(_ code: Int32) -> Failure {
+        Failure(code: code, message: String(cString: sqlite3_errmsg(handle)))
+    }
+}

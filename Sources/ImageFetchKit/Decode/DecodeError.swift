@@ -1,0 +1,42 @@
+/// Why image data could not be probed, validated or decoded.
+///
+/// Descriptions are full sentences without the file name or URL; callers prefix that.
+public enum DecodeError: Error, Sendable, Hashable, CustomStringConvertible {
+    /// Not a format the registry decodes; the format is named when it was recognised (BMP, TIFF, …).
+    case unsupportedFormat(ImageFormat?)
+    /// The data stops before the image is complete (no JPEG EOI, PNG IEND, GIF trailer, short RIFF).
+    case truncated(ImageFormat)
+    /// The data breaks the format's rules; `reason` says how.
+    case corrupt(ImageFormat, reason: String)
+    /// The header declares more pixels than `DecodeLimits.maxPixels`.
+    case tooManyPixels(width: Int, height: Int, limit: Int)
+    /// The header declares a width or height of zero.
+    case zeroPixels(width: Int, height: Int)
+
+    public var description: String {
+        switch self {
+        case .unsupportedFormat(let format?):
+            "\(format.displayName) images are not supported; imgfetch decodes JPEG, PNG, GIF and WebP."
+        case .unsupportedFormat(nil):
+            "The data is not an image in a known format (JPEG, PNG, GIF or WebP)."
+        case .truncated(let format):
+            "The \(format.displayName) data ends before the image is complete; it is truncated."
+        case .corrupt(let format, let reason):
+            "The \(format.displayName) data is corrupt: \(reason)."
+        case .tooManyPixels(let width, let height, let limit):
+            "The image is \(width)×\(height) pixels, more than the limit of \(limit) pixels."
+        case .zeroPixels(let width, let height):
+            "The image header declares a size of \(width)×\(height), which has no pixels."
+        }
+    }
+}
+
+extension ImageFormat {
+    /// The name people use for the format: "JPEG", "WebP".
+    public var displayName: String {
+        switch self {
+        case .webp: "WebP"
+        default: rawValue.uppercased()
+        }
+    }
+}

@@ -1,0 +1,63 @@
+import Foundation
+
+/// The GIF container read without decompressing anything: the logical screen, then a walk over
+/// the blocks (image descriptors, extensions, data sub-blocks) to the 0x3B trailer. The walk
+/// touches one length byte per sub-block of at most 255 bytes, so it stays cheap.
+struct GIFBlocks {
+    let width: Int
+    let height: Int
+    /// Image descriptors seen.
+    private(set) var frameCount = 0
+    /// Whether a graphic control extension declared a transparent colour index.
+    private(set) var hasTransparency = false
+    private(set) var firstFrameInterlaced = false
+    /// Whether the walk reached the trailer; false when the data ended first.
+    private(set) var isComplete = false
+
+    init(_ data: Data) throws(DecodeError) {
+        let bytes = ByteReader(data)
+        guard let width = bytes.uint16LE(at: 6), let height = bytes.uint16LE(at: 8), let flags = bytes.uint8(at: 10)
+        else { throw .truncated(.gif) }
+        self.width = width
+        self.height = height
+        var offset = 13 + Self.colorTableSize(flags)
+        walk: while let introducer = bytes.uint8(at: offset) {
+            switch introducer {
+            case 0x2C:  // image descriptor
+                guard let imageFlags = bytes.uint8(at: offset + 9) else { break walk }
+                if frameCount == 0 { firstFrameInterlaced = imageFlags & 0x40 != 0 }
+                frameCount += 1
+                offset += 10 + Self.colorTableSize(imageFlags) + 1  // + LZW minimum code size
+                guard let next = Self.skipSubBlocks(bytes, from: offset) else { break walk }
+                offset = next
+            case 0x21:  // extension
+                guard let label = bytes.uint8(at: offset + 1) else { break walk }
+                if label == 0xF9, let size = bytes.uint8(at: offset + 2), size >= 4,
+                   let controlFlags = bytes.uint8(at: offset + 3), controlFlags & 0x01 != 0 {
+                    hasTransparency = true
+                }
+                guard let next = Self.skipSubBlocks(bytes, from: offset + 2) else { break walk }
+                offset = next
+            case 0x3B:
+                isComplete = true
+                break walk
+            default:
+                throw .corrupt(.gif, reason: "byte \(offset) starts an unknown block (0x\(String(introducer, radix: 16)))")
+            }
+        }
+    }
+
+    private static func colorTableSize(_ flags: UInt8) -> Int {
+        flags & 0x80 == 0 ? 0 : 3 << (Int(flags & 0x07) + 1)
+    }
+
+    /// The offset after a run of data sub-blocks ending with a zero-length block; nil if the data ends first.
+    private static func skipSubBlocks(_ bytes: ByteReader, from start: Int) -> Int? {
+        var offset = start
+        while let length = bytes.uint8(at: offset) {
+            offset += 1 + Int(length)
+            if length == 0 { return offset }
+        }
+        return nil
+    }
+}

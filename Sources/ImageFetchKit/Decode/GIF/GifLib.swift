@@ -1,0 +1,95 @@
+import CGIF
+import Foundation
+
+/// The one file that calls giflib: `DGifOpen` reading from memory through a callback, then
+/// `DGifSlurp`, which decodes every frame (so a broken later frame is caught) and de-interlaces.
+enum GifLib {
+    /// The first frame painted on a transparent `width` × `height` canvas (the logical screen).
+    static func decodeFirstFrameRGBA(_ data: Data, width: Int, height: Int) throws(DecodeError) -> [UInt8] {
+        var failure: DecodeError?
+        let byteCount = width * height * 4
+        let pixels = PixelBuffer.make(byteCount: byteCount) { canvas in
+            failure = data.withUnsafeBytes { source in
+                var reader = MemoryReader(base: source.baseAddress, count: source.count, offset: 0)
+                return withUnsafeMutablePointer(to: &reader) { reader in
+                    var status: Int32 = 0
+                    guard let gif = DGifOpen(reader, readFromMemory, &status) else { return error(status) }
+                    defer { DGifCloseFile(gif, &status) }
+                    guard DGifSlurp(gif) == GIF_OK else { return error(gif.pointee.Error) }
+                    guard gif.pointee.ImageCount > 0, let frame = gif.pointee.SavedImages else {
+                        return .corrupt(.gif, reason: "it has no image in it")
+                    }
+                    var control = GraphicsControlBlock()
+                    let transparent = DGifSavedExtensionToGCB(gif, 0, &control) == GIF_OK ? Int(control.TransparentColor) : -1
+                    let colors = frame.pointee.ImageDesc.ColorMap ?? gif.pointee.SColorMap
+                    guard let colors, let raster = frame.pointee.RasterBits else {
+                        return .corrupt(.gif, reason: "the first image has no colour table")
+                    }
+                    paint(frame.pointee.ImageDesc, raster: raster, colors: colors.pointee, transparent: transparent,
+                          on: canvas, width: width, height: height)
+                    return nil
+                }
+            }
+            if failure != nil { canvas.initialize(repeating: 0) }
+        }
+        if let failure { throw failure }
+        return pixels
+    }
+
+    /// Copies the frame's colour-mapped raster into the canvas, clipped to the logical screen.
+    /// What the frame leaves uncovered (outside it, or its transparent index) is transparent black.
+    private static func paint(
+        _ desc: GifImageDesc, raster: UnsafeMutablePointer<GifByteType>, colors: ColorMapObject, transparent: Int,
+        on canvas: UnsafeMutableBufferPointer<UInt8>, width: Int, height: Int
+    ) {
+        var palette = [UInt32](repeating: 0, count: 256)  // RGBA bytes in memory order
+        for index in 0..<Int(min(colors.ColorCount, 256)) where index != transparent {
+            let c = colors.Colors[index]
+            palette[index] = UInt32(c.Red) | UInt32(c.Green) << 8 | UInt32(c.Blue) << 16 | 0xFF00_0000
+        }
+        let left = Int(desc.Left), top = Int(desc.Top), frameWidth = Int(desc.Width), frameHeight = Int(desc.Height)
+        let columns = max(0, min(frameWidth, width - left))
+        let rows = max(0, min(frameHeight, height - top))
+        // Most first frames fill the screen opaquely: then every pixel is written exactly once.
+        let fillsCanvas = left == 0 && top == 0 && columns == width && rows == height && transparent < 0
+        if !fillsCanvas { canvas.initialize(repeating: 0) }
+        palette.withUnsafeBufferPointer { palette in
+            canvas.withMemoryRebound(to: UInt32.self) { out in
+                guard let base = out.baseAddress else { return }
+                for row in 0..<rows {
+                    let source = raster + row * frameWidth
+                    let target = base + (top + row) * width + left
+                    if transparent < 0 {
+                        for column in 0..<columns { target[column] = palette[Int(source[column])].littleEndian }
+                    } else {
+                        for column in 0..<columns where Int(source[column]) != transparent {
+                            target[column] = palette[Int(source[column])].littleEndian
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    private struct MemoryReader {
+        var base: UnsafeRawPointer?
+        var count: Int
+        var offset: Int
+    }
+
+    /// giflib's InputFunc: copies up to `length` bytes from the MemoryReader in UserData.
+    private static let readFromMemory: InputFunc = { gif, buffer, length in
+        guard let gif, let buffer, let reader = gif.pointee.UserData?.assumingMemoryBound(to: MemoryReader.self),
+              let base = reader.pointee.base else { return 0 }
+        let n = max(0, min(Int(length), reader.pointee.count - reader.pointee.offset))
+        buffer.update(from: (base + reader.pointee.offset).assumingMemoryBound(to: UInt8.self), count: n)
+        reader.pointee.offset += n
+        return Int32(n)
+    }
+
+    private static func error(_ code: Int32) -> DecodeError {
+        if code == D_GIF_ERR_READ_FAILED || code == D_GIF_ERR_EOF_TOO_SOON { return .truncated(.gif) }
+        let message = GifErrorString(code).map { String(cString: $0) } ?? "giflib error \(code)"
+        return .corrupt(.gif, reason: message.trimmingCharacters(in: CharacterSet(charactersIn: ". ")).lowercased())
+    }
+}

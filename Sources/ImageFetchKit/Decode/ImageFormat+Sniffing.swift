@@ -1,0 +1,43 @@
+import Foundation
+
+extension ImageFormat {
+    /// The format named by the magic bytes at the start of `data`, or nil when none matches.
+    ///
+    /// Sniffing lives in one table here, for decodable and unsupported formats alike, so that an
+    /// unsupported image can be named in its error and a decoder for one of these formats is just
+    /// one new `ImageDecoding` type. Only the first few hundred bytes are looked at.
+    public init?(sniffing data: Data) {
+        let bytes = ByteReader(data)
+        if bytes.matches([0xFF, 0xD8, 0xFF], at: 0) { self = .jpeg; return }
+        if bytes.matches([0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A], at: 0) { self = .png; return }
+        if bytes.matches(Array("GIF87a".utf8), at: 0) || bytes.matches(Array("GIF89a".utf8), at: 0) { self = .gif; return }
+        if bytes.matches(Array("RIFF".utf8), at: 0), bytes.matches(Array("WEBP".utf8), at: 8) { self = .webp; return }
+        if bytes.matches(Array("BM".utf8), at: 0), bytes.count >= 26 { self = .bmp; return }
+        if bytes.matches([0x49, 0x49, 0x2A, 0x00], at: 0) || bytes.matches([0x4D, 0x4D, 0x00, 0x2A], at: 0) { self = .tiff; return }
+        if bytes.matches([0x00, 0x00, 0x01, 0x00], at: 0), let count = bytes.uint16LE(at: 4), count > 0 { self = .ico; return }
+        if let format = Self.isoMediaFormat(bytes) { self = format; return }
+        if Self.looksLikeSVG(bytes) { self = .svg; return }
+        return nil
+    }
+
+    /// HEIC and AVIF are ISO media files whose leading `ftyp` box names the brand.
+    private static func isoMediaFormat(_ bytes: ByteReader) -> ImageFormat? {
+        guard bytes.matches(Array("ftyp".utf8), at: 4), let brand = bytes.ascii(at: 8, length: 4) else { return nil }
+        switch brand {
+        case "avif", "avis": return .avif
+        case "heic", "heix", "hevc", "hevx", "heim", "heis", "mif1", "msf1": return .heic
+        default: return nil
+        }
+    }
+
+    /// SVG is XML text: it counts when an `<svg` element opens within the first kilobyte,
+    /// after an optional byte-order mark, XML declaration, comments or doctype. An HTML page does not.
+    private static func looksLikeSVG(_ bytes: ByteReader) -> Bool {
+        guard let head = bytes.ascii(at: 0, length: min(bytes.count, 1024), lossy: true) else { return false }
+        let text = head.drop(while: { $0 == "\u{FEFF}" || $0.isWhitespace }).lowercased()
+        guard text.hasPrefix("<") else { return false }
+        if text.hasPrefix("<svg") { return true }
+        let preamble = text.hasPrefix("<?xml") || text.hasPrefix("<!--") || text.hasPrefix("<!doctype svg")
+        return preamble && text.contains("<svg") && !text.contains("<html")
+    }
+}

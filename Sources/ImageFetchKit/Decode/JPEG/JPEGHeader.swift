@@ -1,0 +1,111 @@
+import Foundation
+
+/// The facts a JPEG's markers state before the scan data: frame size and components from the SOF
+/// segment, orientation from an EXIF APP1 segment, whether an Adobe APP14 segment is present
+/// (which tells that 4-component data is inverted CMYK), and whether the tables are its own.
+struct JPEGHeader {
+    var width = 0
+    var height = 0
+    var components = 0
+    var precision = 8
+    var isProgressive = false
+    var orientation = ImageOrientation.up
+    var hasAdobeMarker = false
+    /// Whether DQT and DHT segments precede the first scan. A stream may omit them (abbreviated
+    /// streams, Motion-JPEG frames), and then a reused libjpeg object would silently apply the
+    /// tables of the previous image; such streams get a fresh decompressor.
+    var definesItsOwnTables: Bool { hasQuantizationTables && hasHuffmanTables }
+    private var hasFrame = false
+    private var hasQuantizationTables = false
+    private var hasHuffmanTables = false
+
+    /// Walks the marker segments from SOI to the first scan (SOS). Failing before the frame
+    /// header (SOF) is an error; after it the probe has what it needs, and a broken tail is for
+    /// validation or the decoder to report.
+    init(_ data: Data) throws(DecodeError) {
+        do {
+            try walkSegments(ByteReader(data))
+        } catch {
+            if !hasFrame { throw error }
+        }
+    }
+
+    private mutating func walkSegments(_ bytes: ByteReader) throws(DecodeError) {
+        guard bytes.matches([0xFF, 0xD8], at: 0) else { throw .corrupt(.jpeg, reason: "it does not start with an SOI marker") }
+        var offset = 2
+        while true {
+            guard let prefix = bytes.uint8(at: offset) else { throw .truncated(.jpeg) }
+            guard prefix == 0xFF else {
+                throw .corrupt(.jpeg, reason: "byte \(offset) should start a marker but is 0x\(String(prefix, radix: 16))")
+            }
+            // Any number of 0xFF fill bytes may precede a marker code.
+            var markerOffset = offset + 1
+            while bytes.uint8(at: markerOffset) == 0xFF { markerOffset += 1 }
+            guard let marker = bytes.uint8(at: markerOffset) else { throw .truncated(.jpeg) }
+            offset = markerOffset + 1
+            if marker == 0x01 || (0xD0...0xD7).contains(marker) { continue }  // standalone markers
+            if marker == 0xD9 { throw .corrupt(.jpeg, reason: "it ends (EOI) before any scan") }
+            if marker == 0xDA {
+                guard hasFrame else { throw .corrupt(.jpeg, reason: "scan data starts before any frame header") }
+                return
+            }
+            guard let length = bytes.uint16BE(at: offset) else { throw .truncated(.jpeg) }
+            guard length >= 2 else { throw .corrupt(.jpeg, reason: "a marker segment has the impossible length \(length)") }
+            guard offset + length <= bytes.count else { throw .truncated(.jpeg) }
+            let payload = offset + 2
+            switch marker {
+            case 0xC0...0xC3, 0xC5...0xC7, 0xC9...0xCB, 0xCD...0xCF:
+                if !hasFrame { try readFrame(bytes, at: payload, marker: marker) }
+                hasFrame = true
+            case 0xDB:
+                hasQuantizationTables = true
+            case 0xC4:
+                hasHuffmanTables = true
+            case 0xE1:
+                if let value = Self.exifOrientation(bytes, at: payload, length: length - 2) { orientation = value }
+            case 0xEE:
+                hasAdobeMarker = bytes.matches(Array("Adobe".utf8), at: payload)
+            default:
+                break
+            }
+            offset = payload + length - 2
+        }
+    }
+
+    private mutating func readFrame(_ bytes: ByteReader, at offset: Int, marker: UInt8) throws(DecodeError) {
+        guard let precision = bytes.uint8(at: offset), let height = bytes.uint16BE(at: offset + 1),
+              let width = bytes.uint16BE(at: offset + 3), let components = bytes.uint8(at: offset + 5)
+        else { throw .truncated(.jpeg) }
+        guard [1, 3, 4].contains(components) else {
+            throw .corrupt(.jpeg, reason: "the frame header declares \(components) colour components")
+        }
+        self.precision = Int(precision)
+        self.height = height
+        self.width = width
+        self.components = Int(components)
+        self.isProgressive = [0xC2, 0xC6, 0xCA, 0xCE].contains(marker)
+    }
+
+    /// The orientation tag (0x0112) of IFD0 in an APP1 "Exif\0\0" payload; nil when absent or unreadable.
+    private static func exifOrientation(_ bytes: ByteReader, at offset: Int, length: Int) -> ImageOrientation? {
+        guard length > 14, bytes.matches(Array("Exif".utf8) + [0, 0], at: offset) else { return nil }
+        let tiff = offset + 6
+        let end = offset + length
+        let littleEndian: Bool
+        if bytes.matches([0x49, 0x49, 0x2A, 0x00], at: tiff) { littleEndian = true }
+        else if bytes.matches([0x4D, 0x4D, 0x00, 0x2A], at: tiff) { littleEndian = false }
+        else { return nil }
+        func u16(_ at: Int) -> Int? { at + 2 <= end ? (littleEndian ? bytes.uint16LE(at: at) : bytes.uint16BE(at: at)) : nil }
+        func u32(_ at: Int) -> Int? { at + 4 <= end ? (littleEndian ? bytes.uint32LE(at: at) : bytes.uint32BE(at: at)) : nil }
+        guard let ifd = u32(tiff + 4), let entries = u16(tiff + ifd) else { return nil }
+        for index in 0..<entries {
+            let entry = tiff + ifd + 2 + index * 12
+            guard let tag = u16(entry) else { return nil }
+            if tag == 0x0112 {
+                guard let type = u16(entry + 2), type == 3, let value = u16(entry + 8) else { return nil }
+                return ImageOrientation(rawValue: value)
+            }
+        }
+        return nil
+    }
+}

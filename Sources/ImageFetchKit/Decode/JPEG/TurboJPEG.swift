@@ -1,0 +1,85 @@
+import CTurboJPEG
+import Foundation
+import Synchronization
+
+/// The one file that calls TurboJPEG. Decompressor handles are costly to create, so a small pool
+/// keeps them for reuse; each handle is used by one thread at a time.
+enum TurboJPEG {
+    /// How CMYK samples are stored: Adobe-marked files (Photoshop, ImageMagick) store them inverted.
+    enum CMYKStorage { case plain, inverted }
+
+    /// Decodes into a new RGBA8 buffer of `width` × `height` (the stored frame size), straight into
+    /// the returned array with no intermediate copy. A CMYK image is converted to RGB in place.
+    /// A stream without its own tables needs a fresh decompressor: a pooled one remembers the
+    /// tables of the last image it decoded and would apply them.
+    static func decodeRGBA(
+        _ data: Data, width: Int, height: Int, cmyk: CMYKStorage?, needsFreshDecompressor: Bool
+    ) throws(DecodeError) -> [UInt8] {
+        let pooled = needsFreshDecompressor ? nil : pool.checkOut()
+        guard let handle = pooled ?? tjInitDecompress() else {
+            throw .corrupt(.jpeg, reason: "libjpeg-turbo could not create a decompressor")
+        }
+        defer { if pooled != nil { pool.checkIn(handle) } else { tjDestroy(handle) } }
+        var failure: String?
+        let pixels = PixelBuffer.make(byteCount: width * height * 4) { buffer in
+            let status = data.withUnsafeBytes { source in
+                tjDecompress2(
+                    handle, source.baseAddress?.assumingMemoryBound(to: UInt8.self), UInt(source.count),
+                    buffer.baseAddress, Int32(width), 0, Int32(height),
+                    (cmyk == nil ? TJPF_RGBA : TJPF_CMYK).rawValue, 0
+                )
+            }
+            // A warning (such as corrupt data in one scan) still yields a whole image, as in browsers.
+            if status != 0, tjGetErrorCode(handle) != TJERR_WARNING.rawValue {
+                failure = String(cString: tjGetErrorStr2(handle))
+                buffer.initialize(repeating: 0)
+            }
+        }
+        if let failure { throw .corrupt(.jpeg, reason: failure.trimmingCharacters(in: .whitespacesAndNewlines)) }
+        guard let cmyk else { return pixels }
+        return convertCMYK(pixels, storage: cmyk)
+    }
+
+    private static func convertCMYK(_ cmyk: [UInt8], storage: CMYKStorage) -> [UInt8] {
+        var pixels = cmyk
+        pixels.withUnsafeMutableBufferPointer { p in
+            var i = 0
+            while i < p.count {
+                var c = Int(p[i]), m = Int(p[i + 1]), y = Int(p[i + 2]), k = Int(p[i + 3])
+                if storage == .plain { c = 255 - c; m = 255 - m; y = 255 - y; k = 255 - k }
+                p[i] = UInt8((c * k + 127) / 255)
+                p[i + 1] = UInt8((m * k + 127) / 255)
+                p[i + 2] = UInt8((y * k + 127) / 255)
+                p[i + 3] = 255
+                i += 4
+            }
+        }
+        return pixels
+    }
+
+    private static let pool = HandlePool()
+
+    /// Keeps up to `capacity` idle handles. Creation and destruction happen outside the lock.
+    final class HandlePool: Sendable {
+        private let idle = Mutex<[UInt]>([])  // handle addresses; the raw pointers are not Sendable
+        private let capacity = max(2, ProcessInfo.processInfo.activeProcessorCount)
+
+        /// An idle handle, or a new one; nil only when TurboJPEG cannot create one.
+        func checkOut() -> tjhandle? {
+            let address = idle.withLock { $0.popLast() }
+            if let address, let pointer = UnsafeMutableRawPointer(bitPattern: address) { return pointer }
+            return tjInitDecompress()
+        }
+
+        /// Returns a handle from `checkOut` for reuse; the caller must not use it afterwards.
+        func checkIn(_ pointer: tjhandle) {
+            let address = UInt(bitPattern: pointer)
+            let kept = idle.withLock { idle in
+                guard idle.count < capacity else { return false }
+                idle.append(address)
+                return true
+            }
+            if !kept { tjDestroy(pointer) }
+        }
+    }
+}

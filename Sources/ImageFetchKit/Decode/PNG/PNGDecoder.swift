@@ -1,0 +1,45 @@
+import Foundation
+
+/// Reads PNG (palette, gray, 16-bit, Adam7-interlaced, with alpha) with libpng's simplified API.
+///
+/// The probe reads IHDR and walks chunk headers up to the first IDAT, looking for tRNS; so a
+/// 100000×100000 header is refused by the registry's limit without libpng ever seeing it.
+public struct PNGDecoder: ImageDecoding {
+    public init() {}
+
+    public var format: ImageFormat { .png }
+
+    public func probe(_ data: Data) throws(DecodeError) -> ImageInfo {
+        let png = try PNGChunks(data)
+        var hasTransparencyChunk = false
+        _ = try png.walk { chunk throws(DecodeError) in
+            if chunk.type == "tRNS" { hasTransparencyChunk = true }
+            return chunk.type != "IDAT"  // tRNS must come before the image data
+        }
+        return ImageInfo(
+            format: .png, width: png.width, height: png.height,
+            hasAlpha: png.colorType == 4 || png.colorType == 6 || hasTransparencyChunk,
+            bitDepth: png.bitDepth, isProgressive: png.isInterlaced
+        )
+    }
+
+    /// Complete means every chunk is whole, at least one IDAT exists and IEND is reached.
+    /// CRCs are left to the decoder, since checking them means reading every byte.
+    public func validateStructure(of data: Data, info: ImageInfo) throws(DecodeError) {
+        let png = try PNGChunks(data)
+        var sawImageData = false
+        var sawEnd = false
+        let complete = try png.walk { chunk throws(DecodeError) in
+            if chunk.type == "IDAT" { sawImageData = true }
+            if chunk.type == "IEND" { sawEnd = true }
+            return true
+        }
+        guard complete, sawEnd else { throw .truncated(.png) }
+        guard sawImageData else { throw .corrupt(.png, reason: "it has no IDAT image data") }
+    }
+
+    public func decode(_ data: Data, info: ImageInfo) throws(DecodeError) -> DecodedImage {
+        let pixels = try LibPNG.decodeRGBA(data, width: info.width, height: info.height)
+        return DecodedImage(info: info, width: info.width, height: info.height, pixels: pixels)
+    }
+}

@@ -1,0 +1,73 @@
+import CWebP
+import Foundation
+
+/// The one file that calls libwebp: `WebPDecode` into our buffer for a still image, and
+/// `WebPAnimDecoder` (demux) for an animation. Both report status codes; nothing longjmps.
+enum LibWebP {
+    /// Decodes a still image straight into a new RGBA8 buffer of `width` × `height`.
+    static func decodeRGBA(_ data: Data, width: Int, height: Int) throws(DecodeError) -> [UInt8] {
+        var status = VP8_STATUS_OK
+        let byteCount = width * height * 4
+        let pixels = PixelBuffer.make(byteCount: byteCount) { buffer in
+            var config = WebPDecoderConfig()
+            guard WebPInitDecoderConfig(&config) != 0 else { status = VP8_STATUS_INVALID_PARAM; return }
+            config.output.colorspace = MODE_RGBA
+            config.output.is_external_memory = 1
+            config.output.width = Int32(width)
+            config.output.height = Int32(height)
+            config.output.u.RGBA.rgba = buffer.baseAddress
+            config.output.u.RGBA.stride = Int32(width * 4)
+            config.output.u.RGBA.size = byteCount
+            status = data.withUnsafeBytes { source in
+                WebPDecode(source.baseAddress?.assumingMemoryBound(to: UInt8.self), source.count, &config)
+            }
+            WebPFreeDecBuffer(&config.output)  // frees nothing of ours: the memory is external
+            if status != VP8_STATUS_OK { buffer.initialize(repeating: 0) }
+        }
+        guard status == VP8_STATUS_OK else { throw error(status) }
+        return pixels
+    }
+
+    /// Decodes every frame of an animation (so a broken later frame is caught) and returns the
+    /// first, composited on the `width` × `height` canvas.
+    static func decodeAnimationRGBA(_ data: Data, width: Int, height: Int, frameCount: Int) throws(DecodeError) -> [UInt8] {
+        var failure: DecodeError?
+        let byteCount = width * height * 4
+        let pixels = PixelBuffer.make(byteCount: byteCount) { buffer in
+            buffer.initialize(repeating: 0)
+            failure = data.withUnsafeBytes { source in
+                var options = WebPAnimDecoderOptions()
+                guard WebPAnimDecoderOptionsInit(&options) != 0 else { return .corrupt(.webp, reason: "libwebp refused its options") }
+                options.color_mode = MODE_RGBA
+                options.use_threads = 0
+                var input = WebPData(bytes: source.baseAddress?.assumingMemoryBound(to: UInt8.self), size: source.count)
+                guard let decoder = WebPAnimDecoderNew(&input, &options) else {
+                    return .corrupt(.webp, reason: "libwebp cannot read the animation")
+                }
+                defer { WebPAnimDecoderDelete(decoder) }
+                var decoded = 0
+                while WebPAnimDecoderHasMoreFrames(decoder) != 0 {
+                    var frame: UnsafeMutablePointer<UInt8>?
+                    var timestamp: Int32 = 0
+                    guard WebPAnimDecoderGetNext(decoder, &frame, &timestamp) != 0, let frame else {
+                        return .corrupt(.webp, reason: "frame \(decoded + 1) of \(frameCount) does not decode")
+                    }
+                    if decoded == 0 { buffer.baseAddress?.update(from: frame, count: byteCount) }
+                    decoded += 1
+                }
+                return decoded == 0 ? .corrupt(.webp, reason: "the animation has no frames") : nil
+            }
+        }
+        if let failure { throw failure }
+        return pixels
+    }
+
+    private static func error(_ status: VP8StatusCode) -> DecodeError {
+        switch status {
+        case VP8_STATUS_NOT_ENOUGH_DATA: .truncated(.webp)
+        case VP8_STATUS_UNSUPPORTED_FEATURE: .corrupt(.webp, reason: "it uses a feature libwebp does not support")
+        case VP8_STATUS_OUT_OF_MEMORY: .corrupt(.webp, reason: "libwebp ran out of memory")
+        default: .corrupt(.webp, reason: "libwebp reports a bitstream error (status \(status.rawValue))")
+        }
+    }
+}

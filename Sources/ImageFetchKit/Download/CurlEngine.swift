@@ -1,0 +1,70 @@
+import CCurl
+import Foundation
+import Synchronization
+
+/// The process's one network engine: a libcurl multi handle driven by one dedicated thread.
+///
+/// Other threads only post commands into a locked inbox and wake the thread with
+/// `curl_multi_wakeup` (which libcurl allows from any thread); everything else, the in-flight
+/// transfer map included, belongs to the engine thread (`EngineLoop`).
+final class CurlEngine: Sendable {
+    static let shared = CurlEngine()
+
+    /// Touched off the engine thread only by `curl_multi_wakeup`, which is thread-safe.
+    nonisolated(unsafe) let multi: UnsafeMutableRawPointer
+    private let inbox = Mutex<[EngineCommand]>([])
+    private let ids = Atomic<UInt64>(1)
+
+    private init() {
+        curl_global_init(Int(CURL_GLOBAL_DEFAULT))
+        // curl_multi_init fails only when out of memory, where nothing else could work either.
+        multi = curl_multi_init()!
+        let thread = Thread { [self] in EngineLoop(engine: self).run() }
+        thread.name = "imgfetch.curl"
+        thread.start()
+    }
+
+    /// A process-unique identifier for a requester or a downloader.
+    func makeID() -> UInt64 {
+        ids.add(1, ordering: .relaxed).oldValue
+    }
+
+    /// Posts `command` to the engine thread. Wakes it only when the inbox was empty: otherwise
+    /// a wakeup is already pending and the thread will drain this command with the others.
+    func send(_ command: EngineCommand) {
+        let wasEmpty = inbox.withLock { commands in
+            commands.append(command)
+            return commands.count == 1
+        }
+        if wasEmpty { curl_multi_wakeup(multi) }
+    }
+
+    /// Everything posted since the last call, in order. Engine thread only.
+    func takeCommands() -> [EngineCommand] {
+        inbox.withLock { commands in
+            let taken = commands
+            commands = []
+            return taken
+        }
+    }
+}
+
+/// A downloader as the engine sees it: its own queue, limit and observer.
+struct EngineClient: Sendable {
+    let id: UInt64
+    let configuration: DownloaderConfiguration
+    let observer: (@Sendable (DownloadEvent) -> Void)?
+}
+
+/// One caller waiting on a transfer. `complete` is called exactly once, on the engine thread.
+struct Requester: Sendable {
+    let id: UInt64
+    let request: DownloadRequest
+    let progress: (@Sendable (DownloadProgress) -> Void)?
+    let complete: @Sendable (Result<DownloadResponse, DownloadError>) -> Void
+}
+
+enum EngineCommand: Sendable {
+    case add(Requester, EngineClient)
+    case cancel(requesterID: UInt64)
+}

@@ -1,0 +1,102 @@
+import Foundation
+
+/// What to fetch and how. Requests that are equal except for `priority` are coalesced into one transfer.
+public struct DownloadRequest: Hashable, Sendable {
+    /// An http or https URL; anything else fails with `.unsupportedScheme` without touching the network.
+    public var url: URL
+    /// Extra request headers, e.g. `["Referer": "…"]`. An `Accept` here replaces the default
+    /// `image/*,*/*;q=0.8`.
+    public var headers: [String: String]
+    /// Validators from a cached copy; when set, the request is conditional and may end in a 304.
+    public var validators: Validators
+    /// How urgently to start it when the downloader is at its concurrency limit.
+    public var priority: DownloadPriority
+    /// Limits, TLS and credentials.
+    public var options: Options
+
+    public init(
+        url: URL,
+        headers: [String: String] = [:],
+        validators: Validators = Validators(),
+        priority: DownloadPriority = .normal,
+        options: Options = Options()
+    ) {
+        self.url = url
+        self.headers = headers
+        self.validators = validators
+        self.priority = priority
+        self.options = options
+    }
+
+    /// A cached copy's validators, sent as `If-None-Match` / `If-Modified-Since`.
+    public struct Validators: Hashable, Sendable {
+        public var etag: String?
+        /// The `Last-Modified` value exactly as the server sent it.
+        public var lastModified: String?
+
+        public init(etag: String? = nil, lastModified: String? = nil) {
+            self.etag = etag
+            self.lastModified = lastModified
+        }
+
+        public var isEmpty: Bool { etag == nil && lastModified == nil }
+    }
+
+    /// Per-request transfer options; the defaults are safe (TLS verified, 15 s timeouts, no retries).
+    public struct Options: Hashable, Sendable {
+        /// Longest wait to connect, and longest time the transfer may go without receiving a byte.
+        public var timeout: Duration
+        /// Longest time the whole transfer may take; `nil` for no limit beyond `timeout`.
+        public var totalTimeout: Duration?
+        /// Largest body accepted, in bytes (after content decoding); `nil` for no limit.
+        public var maxBytes: Int?
+        /// Redirects followed before failing with `.tooManyRedirects`; only http and https targets are followed.
+        public var maxRedirects: Int
+        /// Retries of transient failures, with the semantics of curl's `--retry`.
+        public var retry: RetryPolicy
+        /// Skip TLS certificate and host name verification. An explicit, insecure opt-in.
+        public var insecure: Bool
+        /// A PEM file of CA certificates to verify the server with, instead of the system's.
+        public var caFile: String?
+        /// HTTP basic authentication.
+        public var credentials: Credentials?
+
+        public init(
+            timeout: Duration = .seconds(15),
+            totalTimeout: Duration? = nil,
+            maxBytes: Int? = nil,
+            maxRedirects: Int = 10,
+            retry: RetryPolicy = .none,
+            insecure: Bool = false,
+            caFile: String? = nil,
+            credentials: Credentials? = nil
+        ) {
+            self.timeout = timeout
+            self.totalTimeout = totalTimeout
+            self.maxBytes = maxBytes
+            self.maxRedirects = maxRedirects
+            self.retry = retry
+            self.insecure = insecure
+            self.caFile = caFile
+            self.credentials = credentials
+        }
+    }
+
+    /// A user name and password for HTTP basic authentication.
+    public struct Credentials: Hashable, Sendable {
+        public var user: String
+        public var password: String
+
+        public init(user: String, password: String) {
+            self.user = user
+            self.password = password
+        }
+    }
+}
+
+/// Which queued transfers start first when the downloader is at its concurrency limit.
+public enum DownloadPriority: Int, Comparable, CaseIterable, Sendable {
+    case low, normal, high
+
+    public static func < (lhs: Self, rhs: Self) -> Bool { lhs.rawValue < rhs.rawValue }
+}

@@ -1,0 +1,55 @@
+import Foundation
+
+/// A completed transfer: a 2xx reply with its whole body, or a 304 to a conditional request.
+public struct DownloadResponse: Sendable {
+    /// The URL that was asked for.
+    public var url: URL
+    /// The URL the body came from, after redirects.
+    public var effectiveURL: URL
+    /// The final HTTP status: 2xx, or 304 when `isNotModified`.
+    public var statusCode: Int
+    /// The whole body after content decoding (gzip); empty for a 304.
+    public var body: Data
+    public var contentType: String?
+    public var etag: String?
+    /// `Last-Modified` exactly as sent, to be sent back as `If-Modified-Since`.
+    public var lastModified: String?
+    public var cacheControl: String?
+
+    /// True when the server answered a conditional request with 304: the cached copy is current.
+    public var isNotModified: Bool { statusCode == 304 }
+
+    /// `max-age` from `Cache-Control`, if present; `no-store` and `no-cache` give zero.
+    public var maxAge: Duration? {
+        guard let cacheControl else { return nil }
+        var age: Duration?
+        for directive in cacheControl.lowercased().split(separator: ",") {
+            let part = directive.trimmingCharacters(in: .whitespaces)
+            if part == "no-store" || part == "no-cache" { return .zero }
+            if part.hasPrefix("max-age="), let seconds = Int(part.dropFirst("max-age=".count)) {
+                age = .seconds(seconds)
+            }
+        }
+        return age
+    }
+}
+
+/// How far one transfer has come. `expected` is the body length when the server declared it
+/// (and did not compress the body), otherwise nil. `received` only grows, except that a retry
+/// starts it again from zero.
+public struct DownloadProgress: Sendable, Equatable {
+    /// Body bytes received so far.
+    public var received: Int64
+    public var expected: Int64?
+
+    public init(received: Int64, expected: Int64?) {
+        self.received = received
+        self.expected = expected
+    }
+
+    /// `received / expected` in 0...1, when the length is known.
+    public var fraction: Double? {
+        guard let expected, expected > 0 else { return nil }
+        return min(Double(received) / Double(expected), 1)
+    }
+}

@@ -1,0 +1,49 @@
+import Foundation
+
+/// The network loader: fetches over the process's single libcurl engine, coalescing equal
+/// requests, within this downloader's concurrency limit and queue order. Coalescing and the
+/// limit are per downloader; connections and the DNS cache are shared by all of them.
+///
+/// Thread safety: every method may be called from any task or thread at once.
+/// Cancellation: cancelling the calling task detaches only that caller; the transfer itself
+/// stops when its last caller is gone.
+public final class Downloader: DataLoading {
+    public let configuration: DownloaderConfiguration
+    private let client: EngineClient
+    private let engine: CurlEngine
+
+    public convenience init(configuration: DownloaderConfiguration = DownloaderConfiguration()) {
+        self.init(configuration: configuration, observer: nil)
+    }
+
+    /// `observer` sees the engine's scheduling decisions for this downloader's transfers, on the
+    /// engine's thread; tests use it to wait for a state instead of sleeping.
+    init(configuration: DownloaderConfiguration, observer: (@Sendable (DownloadEvent) -> Void)?) {
+        self.configuration = configuration
+        self.engine = CurlEngine.shared
+        self.client = EngineClient(id: engine.makeID(), configuration: configuration, observer: observer)
+    }
+
+    public func load(
+        _ request: DownloadRequest,
+        progress: (@Sendable (DownloadProgress) -> Void)?
+    ) async throws(DownloadError) -> DownloadResponse {
+        let scheme = request.url.scheme?.lowercased()
+        guard scheme == "http" || scheme == "https" else {
+            throw DownloadError(url: request.url, kind: .unsupportedScheme)
+        }
+        let engine = self.engine, client = self.client
+        let id = engine.makeID()
+        let result = await withTaskCancellationHandler {
+            await withCheckedContinuation { (continuation: CheckedContinuation<Result<DownloadResponse, DownloadError>, Never>) in
+                let requester = Requester(id: id, request: request, progress: progress) { continuation.resume(returning: $0) }
+                engine.send(.add(requester, client))
+                // A cancellation that came before `add` reached the engine found nothing to cancel.
+                if Task.isCancelled { engine.send(.cancel(requesterID: id)) }
+            }
+        } onCancel: {
+            engine.send(.cancel(requesterID: id))
+        }
+        return try result.get()
+    }
+}

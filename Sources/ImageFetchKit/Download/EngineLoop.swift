@@ -1,0 +1,196 @@
+import CCurl
+import Foundation
+
+/// The engine thread's side of `CurlEngine`: the single owner of the in-flight transfer map,
+/// the downloaders' queues and the multi handle. Created on that thread and never leaves it.
+final class EngineLoop {
+    private let engine: CurlEngine
+    private let multi: UnsafeMutableRawPointer
+    private let clock = ContinuousClock()
+    /// In-flight transfers by what they fetch, for coalescing.
+    private var transfers: [TransferKey: Transfer] = [:]
+    private var transfersByRequester: [UInt64: Transfer] = [:]
+    private var queues: [UInt64: TransferQueue<Transfer>] = [:]
+    private var waitingToRetry: [Transfer] = []
+    /// Easy handles kept for reuse: a reset handle is cheaper than a new one.
+    private var spareHandles: [UnsafeMutableRawPointer] = []
+
+    init(engine: CurlEngine) {
+        self.engine = engine
+        self.multi = engine.multi
+    }
+
+    func run() -> Never {
+        while true {
+            for command in engine.takeCommands() { apply(command) }
+            requeueDueRetries()
+            startQueuedTransfers()
+            var running: Int32 = 0
+            curl_multi_perform(multi, &running)
+            // Finished transfers free slots: fill them before waiting.
+            if collectFinishedTransfers() { continue }
+            curl_multi_poll(multi, nil, 0, pollTimeout(), nil)
+        }
+    }
+
+    // MARK: Commands
+
+    private func apply(_ command: EngineCommand) {
+        switch command {
+        case .add(let requester, let client):
+            add(requester, for: client)
+        case .cancel(let id):
+            cancel(requesterID: id)
+        }
+    }
+
+    private func add(_ requester: Requester, for client: EngineClient) {
+        let key = TransferKey(client: client.id, request: requester.request)
+        if let transfer = transfers[key] {
+            transfer.add(requester)
+            transfersByRequester[requester.id] = transfer
+            if case .queued = transfer.state, requester.request.priority > transfer.priority {
+                // Queue it again in the more urgent lane; the older entry is skipped once it has started.
+                enqueue(transfer, priority: requester.request.priority)
+            }
+            client.observer?(.joined(key.request.url, requesters: transfer.requesters.count))
+            return
+        }
+        let transfer = Transfer(key: key, client: client, first: requester)
+        transfers[key] = transfer
+        transfersByRequester[requester.id] = transfer
+        enqueue(transfer, priority: requester.request.priority)
+        client.observer?(.queued(key.request.url))
+    }
+
+    private func enqueue(_ transfer: Transfer, priority: DownloadPriority) {
+        transfer.priority = priority
+        queues[transfer.client.id, default: TransferQueue(configuration: transfer.client.configuration)]
+            .enqueue(transfer, priority: priority)
+    }
+
+    private func cancel(requesterID id: UInt64) {
+        guard let transfer = transfersByRequester.removeValue(forKey: id),
+              let requester = transfer.remove(requesterID: id) else { return }
+        requester.complete(.failure(DownloadError(url: requester.request.url, kind: .cancelled)))
+        guard transfer.requesters.isEmpty else { return }
+        // The last requester left: stop the transfer wherever it is.
+        transfers.removeValue(forKey: transfer.key)
+        switch transfer.state {
+        case .running(let easy):
+            stop(easy, of: transfer)
+        case .waitingToRetry:
+            waitingToRetry.removeAll { $0 === transfer }
+        case .queued, .done:
+            break  // a queued entry is skipped when its turn comes
+        }
+        transfer.state = .done
+        transfer.client.observer?(.abandoned(transfer.request.url))
+    }
+
+    // MARK: Scheduling
+
+    private func startQueuedTransfers() {
+        for clientID in queues.keys {
+            while queues[clientID]!.hasFreeSlot,
+                  let transfer = queues[clientID]!.next(where: { if case .queued = $0.state { true } else { false } }) {
+                start(transfer)
+            }
+            if queues[clientID]!.isIdle { queues.removeValue(forKey: clientID) }
+        }
+    }
+
+    private func start(_ transfer: Transfer) {
+        let easy = spareHandles.popLast() ?? curl_easy_init()
+        guard let easy else {
+            finish(transfer, with: .failure(DownloadError(url: transfer.request.url, kind: .transport(code: Int(CURLE_OUT_OF_MEMORY.rawValue)))))
+            return
+        }
+        let refused = transfer.begin(on: easy)
+        guard refused == CURLE_OK, curl_multi_add_handle(multi, easy) == CURLM_OK else {
+            recycle(easy)
+            transfer.state = .done
+            let detail = String(cString: curl_easy_strerror(refused))
+            finish(transfer, with: .failure(DownloadError(url: transfer.request.url, kind: .transport(code: Int(refused.rawValue)), detail: detail)))
+            return
+        }
+        queues[transfer.client.id, default: TransferQueue(configuration: transfer.client.configuration)].didStart()
+        transfer.client.observer?(.started(transfer.request.url))
+    }
+
+    /// Takes `easy` off the network and gives its slot back.
+    private func stop(_ easy: UnsafeMutableRawPointer, of transfer: Transfer) {
+        curl_multi_remove_handle(multi, easy)
+        recycle(easy)
+        queues[transfer.client.id]?.didStop()
+    }
+
+    private func recycle(_ easy: UnsafeMutableRawPointer) {
+        if spareHandles.count < 64 {
+            curl_easy_reset(easy)
+            spareHandles.append(easy)
+        } else {
+            curl_easy_cleanup(easy)
+        }
+    }
+
+    // MARK: Completion
+
+    /// Answers or reschedules every transfer libcurl reports done. Returns whether there were any.
+    private func collectFinishedTransfers() -> Bool {
+        var any = false
+        var left: Int32 = 0
+        while let message = curl_multi_info_read(multi, &left) {
+            guard message.pointee.msg == CURLMSG_DONE, let easy = message.pointee.easy_handle else { continue }
+            any = true
+            let code = message.pointee.data.result
+            var context: UnsafeMutableRawPointer?
+            imgfetch_easy_getinfo_pointer(easy, CURLINFO_PRIVATE, &context)
+            guard let context else { continue }
+            let transfer = Unmanaged<Transfer>.fromOpaque(context).takeUnretainedValue()
+            let (result, retryAfter) = transfer.outcome(of: code, on: easy)
+            stop(easy, of: transfer)
+            if case .failure(let error) = result, error.isRetryable,
+               transfer.attempt <= transfer.request.options.retry.maxRetries {
+                let delay = transfer.request.options.retry.delay(beforeRetry: transfer.attempt, retryAfter: retryAfter)
+                transfer.state = .waitingToRetry(until: clock.now + delay)
+                waitingToRetry.append(transfer)
+                transfer.client.observer?(.willRetry(transfer.request.url))
+            } else {
+                finish(transfer, with: result)
+            }
+        }
+        return any
+    }
+
+    private func finish(_ transfer: Transfer, with result: Result<DownloadResponse, DownloadError>) {
+        transfers.removeValue(forKey: transfer.key)
+        for requester in transfer.requesters { transfersByRequester.removeValue(forKey: requester.id) }
+        transfer.answer(result)
+        transfer.client.observer?(.finished(transfer.request.url))
+    }
+
+    // MARK: Retries and waiting
+
+    private func requeueDueRetries() {
+        guard !waitingToRetry.isEmpty else { return }
+        let now = clock.now
+        waitingToRetry.removeAll { transfer in
+            guard case .waitingToRetry(let until) = transfer.state, until <= now else { return false }
+            transfer.state = .queued
+            enqueue(transfer, priority: transfer.priority)
+            return true
+        }
+    }
+
+    /// How long to wait for sockets at most: until the next retry is due, else a long idle wait
+    /// (libcurl shortens it to its own timers; new work wakes the thread at once).
+    private func pollTimeout() -> Int32 {
+        var timeout: Duration = .seconds(10)
+        let now = clock.now
+        for transfer in waitingToRetry {
+            if case .waitingToRetry(let until) = transfer.state { timeout = min(timeout, until - now) }
+        }
+        return Int32(max(0, timeout.milliseconds))
+    }
+}

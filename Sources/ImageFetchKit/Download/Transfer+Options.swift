@@ -1,0 +1,75 @@
+import CCurl
+import Foundation
+
+extension Transfer {
+    /// Applies the request to `easy`: safe defaults (http/https only, TLS verified, the default
+    /// Accept header) plus the request's own options. Returns the first code libcurl refused.
+    func configure(_ easy: UnsafeMutableRawPointer) -> CURLcode {
+        let options = request.options
+        var refused = CURLE_OK
+        func set(_ code: CURLcode) { if refused == CURLE_OK { refused = code } }
+
+        set(imgfetch_easy_setopt_string(easy, CURLOPT_URL, request.url.absoluteString))
+        set(imgfetch_easy_setopt_pointer(easy, CURLOPT_PRIVATE, Unmanaged.passUnretained(self).toOpaque()))
+        set(imgfetch_easy_setopt_write_function(easy) { data, size, count, context in
+            guard let context else { return 0 }
+            let transfer = Unmanaged<Transfer>.fromOpaque(context).takeUnretainedValue()
+            let chunk = UnsafeRawBufferPointer(start: data, count: size * count)
+            return transfer.receive(chunk) ? size * count : 0
+        })
+        set(imgfetch_easy_setopt_pointer(easy, CURLOPT_WRITEDATA, Unmanaged.passUnretained(self).toOpaque()))
+        set(imgfetch_easy_setopt_pointer(easy, CURLOPT_ERRORBUFFER, errorBuffer))
+        set(imgfetch_easy_setopt_long(easy, CURLOPT_NOSIGNAL, 1))
+        set(imgfetch_easy_setopt_string(easy, CURLOPT_USERAGENT, "imgfetch/0.1"))
+
+        // Only http and https, for the first request and every redirect (no file://, ftp://, …).
+        set(imgfetch_easy_setopt_string(easy, CURLOPT_PROTOCOLS_STR, "http,https"))
+        set(imgfetch_easy_setopt_string(easy, CURLOPT_REDIR_PROTOCOLS_STR, "http,https"))
+        set(imgfetch_easy_setopt_long(easy, CURLOPT_FOLLOWLOCATION, 1))
+        set(imgfetch_easy_setopt_long(easy, CURLOPT_MAXREDIRS, max(0, options.maxRedirects)))
+
+        set(imgfetch_easy_setopt_slist(easy, CURLOPT_HTTPHEADER, headerList))
+        set(imgfetch_easy_setopt_string(easy, CURLOPT_ACCEPT_ENCODING, ""))  // every encoding libcurl decodes
+        set(imgfetch_easy_setopt_long(easy, CURLOPT_HTTP_VERSION, Int(CURL_HTTP_VERSION_2TLS)))
+        if request.url.scheme?.lowercased() == "https" {
+            // Over TLS, wait for ALPN to say whether an existing connection multiplexes (HTTP/2)
+            // before opening another. Never for plain http: there libcurl would hold every new
+            // transfer to a host until the first one's response headers arrived.
+            set(imgfetch_easy_setopt_long(easy, CURLOPT_PIPEWAIT, 1))
+        }
+
+        // `timeout` bounds connecting and any stretch without a byte; `totalTimeout` the whole transfer.
+        set(imgfetch_easy_setopt_long(easy, CURLOPT_CONNECTTIMEOUT_MS, options.timeout.milliseconds))
+        set(imgfetch_easy_setopt_long(easy, CURLOPT_LOW_SPEED_LIMIT, 1))
+        set(imgfetch_easy_setopt_long(easy, CURLOPT_LOW_SPEED_TIME, max(1, (options.timeout.milliseconds + 999) / 1000)))
+        if let total = options.totalTimeout {
+            set(imgfetch_easy_setopt_long(easy, CURLOPT_TIMEOUT_MS, total.milliseconds))
+        }
+        if let limit = options.maxBytes {
+            // libcurl refuses a declared length over the limit; `receive` enforces it while streaming.
+            set(imgfetch_easy_setopt_off(easy, CURLOPT_MAXFILESIZE_LARGE, curl_off_t(limit)))
+        }
+
+        if options.insecure {
+            set(imgfetch_easy_setopt_long(easy, CURLOPT_SSL_VERIFYPEER, 0))
+            set(imgfetch_easy_setopt_long(easy, CURLOPT_SSL_VERIFYHOST, 0))
+        }
+        if let caFile = options.caFile {
+            set(imgfetch_easy_setopt_string(easy, CURLOPT_CAINFO, caFile))
+        }
+        if let credentials = options.credentials {
+            set(imgfetch_easy_setopt_long(easy, CURLOPT_HTTPAUTH, 1 /* CURLAUTH_BASIC */))
+            set(imgfetch_easy_setopt_string(easy, CURLOPT_USERNAME, credentials.user))
+            set(imgfetch_easy_setopt_string(easy, CURLOPT_PASSWORD, credentials.password))
+        }
+        return refused
+    }
+}
+
+extension Duration {
+    /// Whole milliseconds, for libcurl's `_MS` options.
+    var milliseconds: Int {
+        let (seconds, attoseconds) = components
+        return Int(seconds) * 1000 + Int(attoseconds / 1_000_000_000_000_000)
+    }
+}

@@ -1,0 +1,160 @@
+import CCurl
+import Foundation
+
+/// One transfer for one or more requesters, owned by the engine thread (never shared).
+///
+/// It holds the body being received and the libcurl easy handle while running. libcurl calls
+/// back into it through an unretained pointer; the engine keeps it alive while the handle runs.
+final class Transfer {
+    let key: TransferKey
+    let client: EngineClient
+    var request: DownloadRequest { key.request }
+    private(set) var requesters: [Requester]
+    var state: State = .queued
+    /// The most urgent priority among its requesters so far.
+    var priority: DownloadPriority = .low
+    /// Attempts started so far: 1 for the first, 2 for the first retry, …
+    private(set) var attempt = 0
+
+    private(set) var body = Data()
+    private(set) var received: Int64 = 0
+    private(set) var expected: Int64?
+    /// The streamed body passed `maxBytes`; the write callback stopped the transfer.
+    private(set) var exceededLimit = false
+    private var sawFirstByte = false
+    private var keepsBody = true
+    private(set) var headerList: UnsafeMutablePointer<curl_slist>?
+    let errorBuffer = UnsafeMutablePointer<CChar>.allocate(capacity: Int(CURL_ERROR_SIZE))
+
+    enum State {
+        case queued
+        case running(easy: UnsafeMutableRawPointer)
+        case waitingToRetry(until: ContinuousClock.Instant)
+        /// Answered or abandoned; a lazily skipped queue entry.
+        case done
+    }
+
+    init(key: TransferKey, client: EngineClient, first: Requester) {
+        self.key = key
+        self.client = client
+        self.requesters = [first]
+        errorBuffer.initialize(to: 0)
+    }
+
+    deinit {
+        curl_slist_free_all(headerList)
+        errorBuffer.deallocate()
+    }
+
+    var easy: UnsafeMutableRawPointer? {
+        if case .running(let easy) = state { return easy }
+        return nil
+    }
+
+    var progress: DownloadProgress { DownloadProgress(received: received, expected: expected) }
+
+    func add(_ requester: Requester) {
+        requesters.append(requester)
+        if sawFirstByte, let report = requester.progress { report(progress) }
+    }
+
+    /// Removes and returns the requester with `id`.
+    func remove(requesterID id: UInt64) -> Requester? {
+        guard let index = requesters.firstIndex(where: { $0.id == id }) else { return nil }
+        return requesters.remove(at: index)
+    }
+
+    /// Answers every requester with `result` and forgets them.
+    func answer(_ result: Result<DownloadResponse, DownloadError>) {
+        let waiting = requesters
+        requesters = []
+        state = .done
+        body = Data()  // the response holds the bytes now; don't keep a second reference
+        for requester in waiting { requester.complete(result) }
+    }
+
+    /// Sets up `easy` (fresh or reset) for the next attempt. Returns the first option libcurl
+    /// refused, if any.
+    func begin(on easy: UnsafeMutableRawPointer) -> CURLcode {
+        attempt += 1
+        body = Data()
+        received = 0
+        expected = nil
+        exceededLimit = false
+        sawFirstByte = false
+        keepsBody = true
+        errorBuffer[0] = 0
+        state = .running(easy: easy)
+        if headerList == nil { headerList = makeHeaderList() }
+        return configure(easy)
+    }
+
+    /// Takes one chunk of body from libcurl's write callback. Returns false to stop the transfer.
+    /// No allocation per chunk: the body's capacity is reserved from Content-Length on the first.
+    func receive(_ chunk: UnsafeRawBufferPointer) -> Bool {
+        if !sawFirstByte { firstByteArrived() }
+        received += Int64(chunk.count)
+        if let limit = request.options.maxBytes, received > Int64(limit) {
+            exceededLimit = true
+            return false
+        }
+        guard keepsBody else { return true }
+        body.append(contentsOf: chunk)
+        for requester in requesters {
+            requester.progress?(DownloadProgress(received: received, expected: expected))
+        }
+        return true
+    }
+
+    private func firstByteArrived() {
+        sawFirstByte = true
+        guard let easy else { return }
+        var status = 0
+        imgfetch_easy_getinfo_long(easy, CURLINFO_RESPONSE_CODE, &status)
+        // Error pages are not kept: only a 2xx body can ever be handed on.
+        keepsBody = (200...299).contains(status)
+        var length: curl_off_t = -1
+        imgfetch_easy_getinfo_off(easy, CURLINFO_CONTENT_LENGTH_DOWNLOAD_T, &length)
+        // A compressed body's declared length says nothing about the decoded bytes we count.
+        if length >= 0, header(named: "Content-Encoding", of: easy) == nil {
+            expected = Int64(length)
+            if keepsBody { body.reserveCapacity(Int(length)) }
+        }
+    }
+
+    private func makeHeaderList() -> UnsafeMutablePointer<curl_slist>? {
+        var lines: [String] = []
+        if !request.headers.keys.contains(where: { $0.caseInsensitiveCompare("Accept") == .orderedSame }) {
+            lines.append("Accept: image/*,*/*;q=0.8")
+        }
+        for (name, value) in request.headers.sorted(by: { $0.key < $1.key }) {
+            lines.append("\(name): \(value)")
+        }
+        if let etag = request.validators.etag { lines.append("If-None-Match: \(etag)") }
+        if let date = request.validators.lastModified { lines.append("If-Modified-Since: \(date)") }
+        var list: UnsafeMutablePointer<curl_slist>?
+        for line in lines { list = curl_slist_append(list, line) }
+        return list
+    }
+}
+
+/// Requests that share a transfer: the same downloader and the same request, whatever their priority.
+struct TransferKey: Hashable {
+    let client: UInt64
+    let request: DownloadRequest
+
+    init(client: UInt64, request: DownloadRequest) {
+        var request = request
+        request.priority = .normal
+        self.client = client
+        self.request = request
+    }
+}
+
+/// The value of response header `name` in the last response (after redirects), if present.
+func header(named name: String, of easy: UnsafeMutableRawPointer) -> String? {
+    var found: UnsafeMutablePointer<curl_header>?
+    guard curl_easy_header(easy, name, 0, UInt32(CURLH_HEADER), -1, &found) == CURLHE_OK,
+          let value = found?.pointee.value else { return nil }
+    return String(cString: value)
+}

@@ -1,0 +1,95 @@
+import Foundation
+
+extension ImageLoader {
+    /// Fetches `url` (conditionally when a `stale` entry has validators), validates the body and
+    /// stores it. A 304 renews `stale` and serves its file. Permanent failures go on the failed-URL list.
+    func fetch(
+        _ url: URL, key: CacheKey, stale: CacheEntry?, options: LoadOptions, cache: DiskCache?,
+        progress: (@Sendable (LoadProgress) -> Void)?
+    ) async throws(LoaderError) -> LoadedImage {
+        let request = downloadRequest(url, stale: stale, options: options)
+        var reportProgress: (@Sendable (DownloadProgress) -> Void)?
+        if let progress {
+            reportProgress = { progress(LoadProgress(receivedBytes: $0.received, expectedBytes: $0.expected)) }
+        }
+        let response: DownloadResponse
+        do throws(DownloadError) {
+            response = try await dataLoader.load(request, progress: reportProgress)
+        } catch {
+            throw remembering(.download(url, error), of: url, in: cache)
+        }
+
+        if response.isNotModified, let stale, let cache {
+            let validators = CacheValidators(etag: response.etag, lastModified: response.lastModified)
+            do {
+                if let renewed = try cache.renew(key, validators: validators) {
+                    return LoadedImage(entry: renewed, cacheType: .disk)
+                }
+            } catch {
+                throw .cache(url, error)
+            }
+            return LoadedImage(entry: stale, cacheType: .disk)
+        }
+
+        let info: ImageInfo
+        do {
+            let limits = DecodeLimits(maxPixels: options.maxPixels)
+            switch options.verification {
+            case .header: info = try configuration.decoders.validate(response.body, limits: limits)
+            case .decode: info = try configuration.decoders.decode(response.body, limits: limits).info
+            }
+        } catch {
+            throw remembering(.invalidImage(url, error), of: url, in: cache)
+        }
+        // Only a retried URL can be on the list (the loader checked it before fetching).
+        if options.retryFailed { forgetFailure(of: url, in: cache) }
+
+        var image = LoadedImage(
+            fileURL: nil, data: response.body, format: info.format, width: info.width, height: info.height,
+            frames: info.frameCount, byteCount: response.body.count, cacheType: .network)
+        guard let cache, !options.noDiskCache else { return image }
+        do {
+            let entry = try cache.store(
+                response.body, info: CachedImageInfo(format: info.format, width: info.width, height: info.height),
+                for: key, url: url.absoluteString,
+                validators: CacheValidators(etag: response.etag, lastModified: response.lastModified))
+            image.fileURL = URL(fileURLWithPath: entry.path)
+        } catch {
+            throw .cache(url, error)
+        }
+        return image
+    }
+
+    private func downloadRequest(_ url: URL, stale: CacheEntry?, options: LoadOptions) -> DownloadRequest {
+        var headers: [String: String] = [:]
+        for header in options.headers { headers[header.name] = header.value }
+        let credentials = options.user.map { user -> DownloadRequest.Credentials in
+            let parts = user.split(separator: ":", maxSplits: 1, omittingEmptySubsequences: false)
+            return DownloadRequest.Credentials(user: String(parts[0]), password: parts.count > 1 ? String(parts[1]) : "")
+        }
+        let transfer = DownloadRequest.Options(
+            timeout: .milliseconds(Int64(options.timeout * 1000)),
+            maxBytes: options.maxBytes,
+            retry: RetryPolicy(maxRetries: options.retries),
+            insecure: options.insecure,
+            caFile: options.caCertificatePath,
+            credentials: credentials)
+        // Only a cached file can answer a 304, so validators are sent only when one exists.
+        let validators = stale.map {
+            DownloadRequest.Validators(etag: $0.validators.etag, lastModified: $0.validators.lastModified)
+        } ?? DownloadRequest.Validators()
+        return DownloadRequest(url: url, headers: headers, validators: validators, options: transfer)
+    }
+
+    /// Puts a permanent failure on the failed-URL list (best effort) and returns the error to throw.
+    private func remembering(_ error: LoaderError, of url: URL, in cache: DiskCache?) -> LoaderError {
+        if error.isPermanent, let cache {
+            _ = try? cache.recordFailure(url: url.absoluteString, reason: error.reason)
+        }
+        return error
+    }
+
+    private func forgetFailure(of url: URL, in cache: DiskCache?) {
+        _ = try? cache?.removeFailure(for: url.absoluteString)
+    }
+}

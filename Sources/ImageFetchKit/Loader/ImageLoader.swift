@@ -1,0 +1,109 @@
+import Foundation
+import Synchronization
+
+/// The manager that joins the caches, the downloader and the decoder registry: memory cache, then
+/// disk cache, then network; only a response that passes validation is stored.
+///
+/// One loader per process is the intended use. Thread safety: `load` may be called from any number
+/// of tasks at once. Concurrent loads of one cache key share one load (the later ones report
+/// `memory`); concurrent processes on one cache directory share one transfer per key through the
+/// disk cache's per-key lock.
+public final class ImageLoader: Sendable {
+    public let configuration: LoaderConfiguration
+    /// What this process has loaded: metadata (and the bytes when they have no disk file).
+    let memoryCache: MemoryCache<CacheKey, LoadedImage>
+    let inFlight = InFlightLoads()
+    private let openedDiskCache = Mutex<Result<DiskCache, DiskCache.Error>?>(nil)
+    private let openedDataLoader = Mutex<(any DataLoading)?>(nil)
+
+    public init(configuration: LoaderConfiguration) {
+        self.configuration = configuration
+        self.memoryCache = MemoryCache(costLimit: configuration.memoryCostLimit)
+    }
+
+    /// Loads one URL and reports where it came from and how long it took. Never throws: a failure
+    /// is the result's `outcome`.
+    ///
+    /// - Parameter progress: called as bytes arrive when the image is fetched, from the downloader's
+    ///   thread; it must return quickly.
+    public func load(
+        _ url: String, options: LoadOptions = LoadOptions(),
+        progress: (@Sendable (LoadProgress) -> Void)? = nil
+    ) async -> LoadResult {
+        let start = ContinuousClock.now
+        let outcome: Result<LoadedImage, LoaderError>
+        do throws(LoaderError) {
+            outcome = .success(try await loadImage(url, options: options, progress: progress))
+        } catch {
+            outcome = .failure(error)
+        }
+        let elapsed = ContinuousClock.now - start
+        return LoadResult(
+            url: url, outcome: outcome,
+            elapsed: Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18)
+    }
+
+    /// The disk cache, opened on first use (creating the directory and index as needed).
+    public func diskCache() throws(DiskCache.Error) -> DiskCache {
+        let result = openedDiskCache.withLock { opened -> Result<DiskCache, DiskCache.Error> in
+            if let opened { return opened }
+            let result: Result<DiskCache, DiskCache.Error>
+            do {
+                result = .success(try DiskCache(directory: configuration.cacheDirectory, configuration: configuration.diskCache))
+            } catch let error as DiskCache.Error {
+                result = .failure(error)
+            } catch {
+                result = .failure(.cannotWrite(path: configuration.cacheDirectory, cause: String(describing: error)))
+            }
+            opened = result
+            return result
+        }
+        return try result.get()
+    }
+
+    /// The data loader, created on first use.
+    var dataLoader: any DataLoading {
+        if let loader = configuration.dataLoader { return loader }
+        return openedDataLoader.withLock { opened in
+            if let opened { return opened }
+            let downloader = Downloader(configuration: DownloaderConfiguration(
+                maxConcurrentDownloads: configuration.maxConcurrentTransfers, order: configuration.transferOrder))
+            opened = downloader
+            return downloader
+        }
+    }
+
+    private func loadImage(
+        _ text: String, options: LoadOptions, progress: (@Sendable (LoadProgress) -> Void)?
+    ) async throws(LoaderError) -> LoadedImage {
+        guard let url = URL(string: text), let scheme = url.scheme?.lowercased(), scheme == "http" || scheme == "https",
+              url.host != nil else {
+            throw .invalidURL(text)
+        }
+        let key = CacheKey(url: url, filter: options.keyFilter)
+        if !options.refresh, var image = memoryCache.value(for: key) {
+            image.cacheType = .memory
+            return image
+        }
+        // Later requests for a key already loading wait for that load and report `memory`.
+        let (outcome, joined) = await inFlight.run(key) {
+            do throws(LoaderError) {
+                let image = try await self.loadFromDiskOrNetwork(url, key: key, options: options, progress: progress)
+                self.remember(image, for: key)
+                return .success(image)
+            } catch {
+                return .failure(error)
+            }
+        }
+        var image = try outcome.get()
+        if joined { image.cacheType = .memory }
+        return image
+    }
+
+    func remember(_ image: LoadedImage, for key: CacheKey) {
+        var kept = image
+        // A disk-backed image is remembered without its bytes: the file is the copy.
+        if kept.fileURL != nil { kept.data = nil }
+        memoryCache.insert(kept, for: key, cost: (kept.data?.count ?? 0) + 512 + key.rawValue.utf8.count)
+    }
+}

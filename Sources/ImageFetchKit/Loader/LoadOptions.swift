@@ -1,0 +1,55 @@
+/// How one load may use the caches and the network; the command-line flags map onto these one to one.
+///
+/// A value type: build it once per command and share it between any number of concurrent loads.
+public struct LoadOptions: Sendable, Equatable {
+    /// How thoroughly a response is checked before it is stored.
+    public enum Verification: String, Sendable, CaseIterable {
+        /// Format sniffed, header probed, structure complete (always on, nearly free).
+        case header
+        /// Everything `header` does, plus a full decode of every pixel.
+        case decode
+    }
+
+    /// Revalidate a disk hit with its stored ETag / Last-Modified: a 304 keeps and renews the entry,
+    /// a 200 replaces it.
+    public var refresh = false
+    /// Never touch the network; a miss is `LoaderError.notCached`.
+    public var cacheOnly = false
+    /// Use the memory cache only: nothing is read from or written to disk.
+    public var noDiskCache = false
+    /// Fetch even if the URL is on the failed-URL list (and take it off on success).
+    public var retryFailed = false
+    /// A disk entry older than this (seconds) is a miss; `nil` uses the cache's own max age.
+    public var maxAge: Double?
+    /// Connect and overall transfer timeout, in seconds.
+    public var timeout: Double = 15
+    /// Extra request headers, in the order given.
+    public var headers: [(name: String, value: String)] = []
+    /// Basic authentication as `user:password`.
+    public var user: String?
+    /// Skip TLS certificate and host verification: an explicit opt-in.
+    public var insecure = false
+    /// A PEM file of certificate authorities to trust instead of the system's.
+    public var caCertificatePath: String?
+    /// The largest body accepted, in bytes.
+    public var maxBytes: Int = 100 * 1024 * 1024
+    /// The most pixels (width × height) an image may have; checked from the header before any decode.
+    public var maxPixels: Int = 100_000_000
+    /// Retries for transient failures (curl's `--retry`): exponential backoff, Retry-After honoured.
+    public var retries = 0
+    /// How thoroughly a response is checked before it is cached.
+    public var verification: Verification = .header
+    /// Turns a URL into its cache key (e.g. dropping the signature of a signed URL).
+    public var keyFilter: CacheKeyFilter = .none
+
+    public init() {}
+
+    public static func == (lhs: LoadOptions, rhs: LoadOptions) -> Bool {
+        lhs.refresh == rhs.refresh && lhs.cacheOnly == rhs.cacheOnly && lhs.noDiskCache == rhs.noDiskCache
+            && lhs.retryFailed == rhs.retryFailed && lhs.maxAge == rhs.maxAge && lhs.timeout == rhs.timeout
+            && lhs.headers.elementsEqual(rhs.headers, by: { $0 == $1 }) && lhs.user == rhs.user
+            && lhs.insecure == rhs.insecure && lhs.caCertificatePath == rhs.caCertificatePath
+            && lhs.maxBytes == rhs.maxBytes && lhs.maxPixels == rhs.maxPixels && lhs.retries == rhs.retries
+            && lhs.verification == rhs.verification && lhs.keyFilter == rhs.keyFilter
+    }
+}

@@ -1,0 +1,72 @@
+import Foundation
+
+/// An image the loader has in hand: its bytes (or the cache file holding them) and what its header says.
+public struct LoadedImage: Sendable {
+    /// The disk cache file holding the image, with the format's extension; `nil` with `noDiskCache`.
+    public var fileURL: URL?
+    /// The image bytes when the loader holds them in memory (always for `noDiskCache` and network loads).
+    public var data: Data?
+    public var format: ImageFormat
+    /// Pixels, as the header reports them (after EXIF orientation for JPEG).
+    public var width: Int
+    public var height: Int
+    /// Frame count: 1 for still images.
+    public var frames: Int
+    /// Size of the encoded image, in bytes.
+    public var byteCount: Int
+    /// Where this load found the image.
+    public var cacheType: CacheType
+
+    public init(
+        fileURL: URL?, data: Data?, format: ImageFormat, width: Int, height: Int, frames: Int,
+        byteCount: Int, cacheType: CacheType
+    ) {
+        self.fileURL = fileURL
+        self.data = data
+        self.format = format
+        self.width = width
+        self.height = height
+        self.frames = frames
+        self.byteCount = byteCount
+        self.cacheType = cacheType
+    }
+
+    /// The image bytes, from memory or read from the cache file.
+    public func contents() throws -> Data {
+        if let data { return data }
+        guard let fileURL else { return Data() }
+        return try Data(contentsOf: fileURL, options: .mappedIfSafe)
+    }
+}
+
+/// The outcome of loading one URL: the image or the error, and how long it took.
+public struct LoadResult: Sendable {
+    /// The URL as the caller gave it.
+    public var url: String
+    public var outcome: Result<LoadedImage, LoaderError>
+    /// Wall time from the start of this load to its completion, in seconds.
+    public var elapsed: Double
+
+    public init(url: String, outcome: Result<LoadedImage, LoaderError>, elapsed: Double) {
+        self.url = url
+        self.outcome = outcome
+        self.elapsed = elapsed
+    }
+
+    public var image: LoadedImage? { try? outcome.get() }
+    public var error: LoaderError? {
+        if case .failure(let error) = outcome { return error }
+        return nil
+    }
+}
+
+/// Bytes received so far by one transfer, and the total when the server announced it.
+public struct LoadProgress: Sendable, Equatable {
+    public var receivedBytes: Int64
+    public var expectedBytes: Int64?
+
+    public init(receivedBytes: Int64, expectedBytes: Int64?) {
+        self.receivedBytes = receivedBytes
+        self.expectedBytes = expectedBytes
+    }
+}

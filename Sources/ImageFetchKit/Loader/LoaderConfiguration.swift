@@ -1,0 +1,40 @@
+import Foundation
+
+/// Everything an `ImageLoader` is built from: where the cache lives, its limits, and the parts it
+/// joins (decoder registry, data loader). The defaults are the command line's defaults.
+public struct LoaderConfiguration: Sendable {
+    /// The disk cache directory (absolute); opened on first use, so a run that never touches the
+    /// disk cache never opens its index.
+    public var cacheDirectory: String
+    /// Max age, max size and durability of the disk cache.
+    public var diskCache: DiskCacheConfiguration
+    /// Bytes the memory cache may hold (entries backed by a disk file count their metadata only).
+    public var memoryCostLimit: Int
+    /// Transfers running at once when `dataLoader` is the default downloader.
+    public var maxConcurrentTransfers: Int
+    /// Which queued transfer starts first when the default downloader is at its limit.
+    public var transferOrder: DownloaderConfiguration.Order
+    /// The decoders that validate what is fetched.
+    public var decoders: DecoderRegistry
+    /// The network seam; `nil` creates a `Downloader` on the first network load (so a cache hit
+    /// never initialises libcurl).
+    public var dataLoader: (any DataLoading)?
+
+    public init(
+        cacheDirectory: String,
+        diskCache: DiskCacheConfiguration = DiskCacheConfiguration(),
+        memoryCostLimit: Int = 64 * 1024 * 1024,
+        maxConcurrentTransfers: Int = 6,
+        transferOrder: DownloaderConfiguration.Order = .fifo,
+        decoders: DecoderRegistry = .standard,
+        dataLoader: (any DataLoading)? = nil
+    ) {
+        self.cacheDirectory = cacheDirectory
+        self.diskCache = diskCache
+        self.memoryCostLimit = memoryCostLimit
+        self.maxConcurrentTransfers = maxConcurrentTransfers
+        self.transferOrder = transferOrder
+        self.decoders = decoders
+        self.dataLoader = dataLoader
+    }
+}

@@ -1,0 +1,62 @@
+import ArgumentParser
+import Foundation
+import ImageFetchKit
+
+extension CacheEntry.SortOrder: ExpressibleByArgument {}
+
+extension CacheCommand {
+    /// `cache ls`: one line per entry.
+    struct List: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "ls",
+            abstract: "List the cached entries.",
+            discussion: """
+                Each line holds, separated by tabs: format, width x height, bytes, fetched (ISO 8601), \
+                last used (ISO 8601), URL. Expired entries are included and marked 'expired' in --json.
+                """)
+
+        @OptionGroup var location: CacheLocationOptions
+        @Option(help: ArgumentHelp("Order: lastUsed (newest first), fetched (newest first), size (largest first) or url.", valueName: "order"))
+        var sort: CacheEntry.SortOrder = .lastUsed
+        @Flag(help: "Print JSON Lines, one object per entry: url, key, path, format, width, height, bytes, fetched_at, last_used_at, expires_at, expired.")
+        var json = false
+
+        func run() throws {
+            Terminal.prepare()
+            let cache = try location.openCache()
+            let entries: [CacheEntry]
+            do { entries = try cache.entries(sortedBy: sort) } catch { throw CacheCommand.fail(error) }
+            let out = StandardOutput.shared
+            for entry in entries {
+                out.writeLine(json ? entry.jsonLine(expired: cache.isExpired(entry)) : entry.tabbedLine)
+                if out.isClosed { break }
+            }
+            out.flush()
+        }
+    }
+}
+
+extension CacheEntry {
+    var tabbedLine: String {
+        [format.rawValue, "\(width)x\(height)", String(bytes), fetchedAt.formatted(.iso8601), lastUsedAt.formatted(.iso8601), url]
+            .joined(separator: "\t")
+    }
+
+    func jsonLine(expired: Bool) -> String {
+        var line = JSONLine()
+        line.add("url", url)
+        line.add("key", key.rawValue)
+        line.add("path", path)
+        line.add("format", format.rawValue)
+        line.add("width", width)
+        line.add("height", height)
+        line.add("bytes", Int(bytes))
+        line.add("etag", validators.etag)
+        line.add("last_modified", validators.lastModified)
+        line.add("fetched_at", fetchedAt.formatted(.iso8601))
+        line.add("last_used_at", lastUsedAt.formatted(.iso8601))
+        line.add("expires_at", expiresAt.formatted(.iso8601))
+        line.add("expired", expired)
+        return line.text
+    }
+}

@@ -1,0 +1,50 @@
+import ArgumentParser
+import Foundation
+import ImageFetchKit
+
+extension CacheCommand {
+    /// `cache show URL`: everything stored about one entry.
+    struct Show: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Show everything stored about one URL's entry: key, file, validators, times.")
+
+        @Argument(help: ArgumentHelp("The URL whose entry to show.", valueName: "url"))
+        var url: String
+        @OptionGroup var location: CacheLocationOptions
+        @OptionGroup var keyFilter: KeyFilterOptions
+        @Flag(help: "Print one JSON object (the keys of 'cache ls --json').")
+        var json = false
+
+        func run() throws {
+            Terminal.prepare()
+            guard let parsed = URL(string: url), parsed.scheme != nil else {
+                Terminal.writeError("imgfetch: \(url): Not an absolute http or https URL.\n")
+                throw ExitStatus.usage.exitCode
+            }
+            let cache = try location.openCache()
+            let entry: CacheEntry?
+            do { entry = try cache.entry(for: CacheKey(url: parsed, filter: keyFilter.filter), includingExpired: true) } catch {
+                throw CacheCommand.fail(error)
+            }
+            guard let entry else {
+                Terminal.writeError("imgfetch: \(url): Not in the cache.\n")
+                throw ExitStatus.cacheMiss.exitCode
+            }
+            let out = StandardOutput.shared
+            if json {
+                out.writeLine(entry.jsonLine(expired: cache.isExpired(entry)))
+            } else {
+                let rows: [(String, String)] = [
+                    ("url", entry.url), ("key", entry.key.rawValue), ("file", entry.path),
+                    ("format", entry.format.rawValue), ("size", "\(entry.width)x\(entry.height)"),
+                    ("bytes", String(entry.bytes)), ("etag", entry.validators.etag ?? "-"),
+                    ("last-modified", entry.validators.lastModified ?? "-"),
+                    ("fetched", entry.fetchedAt.formatted(.iso8601)), ("last used", entry.lastUsedAt.formatted(.iso8601)),
+                    ("expires", entry.expiresAt.formatted(.iso8601)), ("expired", cache.isExpired(entry) ? "yes" : "no"),
+                ]
+                for (name, value) in rows { out.writeLine((name + ":").padding(toLength: 15, withPad: " ", startingAt: 0) + value) }
+            }
+            out.flush()
+        }
+    }
+}

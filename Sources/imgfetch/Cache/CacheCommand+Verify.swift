@@ -1,0 +1,59 @@
+import ArgumentParser
+import Foundation
+import ImageFetchKit
+
+extension CacheCommand {
+    /// `cache verify`: re-check every entry; with `--fix`, drop what is damaged.
+    struct Verify: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Re-check every entry's file and image data; with --fix, remove what is damaged.",
+            discussion: """
+                Prints one line per damaged entry on stdout (tab-separated: file, URL, reason) and a \
+                summary on stderr. Exits 1 when damage was found and not fixed.
+                """)
+
+        @Flag(help: "Remove damaged entries, files no entry refers to, and leftover temporary files.")
+        var fix = false
+        @Flag(help: "Decode every pixel instead of checking header and structure only.")
+        var decode = false
+        @Flag(help: "Print JSON Lines, one object per damaged entry: url, path, reason.")
+        var json = false
+        @OptionGroup var location: CacheLocationOptions
+        @OptionGroup(title: "Output options") var outputOptions: OutputOptions
+
+        func run() throws {
+            Terminal.prepare()
+            let cache = try location.openCache()
+            let registry = DecoderRegistry.standard
+            let decode = self.decode
+            let report: DiskCache.Verification
+            do {
+                report = try cache.verify(fix: fix) { data in
+                    if decode { _ = try registry.decode(data) } else { try registry.validate(data) }
+                }
+            } catch {
+                throw CacheCommand.fail(error)
+            }
+            let out = StandardOutput.shared
+            for damage in report.damaged {
+                if json {
+                    var line = JSONLine()
+                    line.add("url", damage.entry.url)
+                    line.add("path", damage.entry.path)
+                    line.add("reason", damage.reason)
+                    out.writeLine(line.text)
+                } else {
+                    out.writeLine([damage.entry.path, damage.entry.url, damage.reason].joined(separator: "\t"))
+                }
+            }
+            out.flush()
+            if !outputOptions.quiet {
+                var text = "verify: \(report.checked) checked, \(report.damaged.count) damaged"
+                text += fix ? " (removed)" : ""
+                text += ", \(report.unindexedFiles) unindexed files" + (fix ? " (removed)" : "")
+                Terminal.writeError(text + "\n")
+            }
+            if !fix, !report.damaged.isEmpty { throw ExitStatus.partialFailure.exitCode }
+        }
+    }
+}

@@ -1,0 +1,40 @@
+import Foundation
+import ImageFetchKit
+
+extension InfoCommand {
+    /// Why a URL could not be inspected: the cause, without the URL, and its exit status.
+    struct URLFailure: Error {
+        var reason: String
+        var status: ExitStatus
+    }
+
+    static func isURL(_ argument: String) -> Bool {
+        let lower = argument.lowercased()
+        return lower.hasPrefix("http://") || lower.hasPrefix("https://")
+    }
+
+    /// Loads `url` through the caches and returns its `info` line, naming the URL instead of a file.
+    func inspect(url: String, with loader: ImageLoader) async -> Result<String, URLFailure> {
+        var options = loaderOptions.loadOptions
+        if decode { options.verification = .decode }
+        let result = await loader.load(url, options: options)
+        guard let image = result.image else {
+            let error = result.error
+            return .failure(URLFailure(reason: error?.reason ?? "Not loaded.", status: ExitStatus(error?.category ?? .file)))
+        }
+        do {
+            // The cached copy is probed again: the disk index does not keep the frame count.
+            let data = try image.contents()
+            let limits = DecodeLimits(maxPixels: options.maxPixels)
+            let registry = DecoderRegistry.standard
+            let info = decode ? try registry.decode(data, limits: limits).info : try registry.validate(data, limits: limits)
+            return .success(json
+                ? try jsonLine(name: url, info: info, byteCount: data.count)
+                : textLine(name: url, info: info, byteCount: data.count))
+        } catch let error as DecodeError {
+            return .failure(URLFailure(reason: error.description, status: .notAnImage))
+        } catch {
+            return .failure(URLFailure(reason: "The cached copy cannot be read: \(error).", status: .fileError))
+        }
+    }
+}

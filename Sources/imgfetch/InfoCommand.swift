@@ -1,0 +1,94 @@
+import ArgumentParser
+import Foundation
+import ImageFetchKit
+
+/// `imgfetch info FILE|URL...`: what the decoder registry sees in each file or URL.
+struct InfoCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "info",
+        abstract: "Show what the decoder registry sees in image files: format, size, frames and bytes.",
+        discussion: """
+            Each file is identified by its bytes (never its name), its header is probed and its \
+            structure checked. A file that is not a usable image is reported on stderr and the \
+            other files are still done. An http or https URL is loaded through the cache first \
+            (as 'get' loads it) and reported under its URL.
+            """
+    )
+
+    @Argument(help: ArgumentHelp("The image files or http(s) URLs to inspect.", valueName: "file|url"))
+    var files: [String]
+
+    @Flag(help: "Print one JSON object per file (keys: file, format, width, height, frames, bytes).")
+    var json = false
+
+    @Flag(help: "Also decode every pixel (every frame of an animation), not just the header and structure.")
+    var decode = false
+
+    @OptionGroup(title: "Cache and network options (for URLs)") var loaderOptions: LoaderOptions
+
+    func run() async throws {
+        var failures: [ExitStatus] = []
+        let loader = files.contains(where: Self.isURL) ? try loaderOptions.makeLoader(concurrency: 6) : nil
+        for path in files {
+            if let loader, Self.isURL(path) {
+                switch await inspect(url: path, with: loader) {
+                case .success(let line): print(line)
+                case .failure(let failure):
+                    FileHandle.standardError.write(Data("imgfetch: \(path): \(failure.reason)\n".utf8))
+                    failures.append(failure.status)
+                }
+                continue
+            }
+            let file: ImageFile
+            do {
+                file = try ImageFile(path: path, decodePixels: decode)
+            } catch {
+                FileHandle.standardError.write(Data("imgfetch: \(error)\n".utf8))
+                failures.append(Self.status(for: error))
+                continue
+            }
+            print(json ? try jsonLine(file) : textLine(file))
+        }
+        let status = ExitStatus.combining(failures, total: files.count)
+        if status != .success { throw status.exitCode }
+    }
+
+    func textLine(_ file: ImageFile) -> String {
+        textLine(name: file.path, info: file.info, byteCount: file.byteCount)
+    }
+
+    func textLine(name: String, info: ImageInfo, byteCount: Int) -> String {
+        let frames = info.frameCount == 1 ? "1 frame" : "\(info.frameCount) frames"
+        return "\(name): \(info.format.rawValue) \(info.width)×\(info.height) \(frames) \(byteCount) bytes"
+    }
+
+    func jsonLine(_ file: ImageFile) throws -> String {
+        try jsonLine(name: file.path, info: file.info, byteCount: file.byteCount)
+    }
+
+    func jsonLine(name: String, info: ImageInfo, byteCount: Int) throws -> String {
+        let line = JSONLine(
+            file: name, format: info.format.rawValue, width: info.width,
+            height: info.height, frames: info.frameCount, bytes: byteCount
+        )
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        return String(decoding: try encoder.encode(line), as: UTF8.self)
+    }
+
+    private struct JSONLine: Encodable {
+        var file: String
+        var format: String
+        var width: Int
+        var height: Int
+        var frames: Int
+        var bytes: Int
+    }
+
+    private static func status(for error: ImageFile.Error) -> ExitStatus {
+        switch error {
+        case .unreadable: .fileError
+        case .notAnImage: .notAnImage
+        }
+    }
+}

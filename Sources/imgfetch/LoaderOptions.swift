@@ -1,0 +1,147 @@
+import ArgumentParser
+import Foundation
+import ImageFetchKit
+
+/// The flags every loading command shares (`get`, `prefetch`, `info URL`): how to use the caches
+/// and the network.
+struct LoaderOptions: ParsableArguments {
+    @OptionGroup var location: CacheLocationOptions
+
+    @Flag(help: "Revalidate cached images with their stored ETag / Last-Modified (a 304 keeps the cached file).")
+    var refresh = false
+
+    @Flag(help: "Never touch the network; an image that is not cached is an error.")
+    var cacheOnly = false
+
+    @Flag(help: "Use the memory cache only: read nothing from and write nothing to the disk cache.")
+    var noDiskCache = false
+
+    @Flag(help: "Fetch URLs even if they are on the failed-URL list.")
+    var retryFailed = false
+
+    @Option(help: ArgumentHelp(
+        "Treat cached images older than this as missing (e.g. 90s, 12h, 7d; default: the cache's max age, 7d).",
+        valueName: "duration"))
+    var maxAge: String?
+
+    @Option(help: ArgumentHelp("Connect and transfer timeout in seconds.", valueName: "seconds"))
+    var timeout: Double = 15
+
+    @Option(name: [.customShort("H"), .customLong("header")], help: ArgumentHelp(
+        "Send an extra request header (repeatable).", valueName: "name: value"))
+    var headers: [String] = []
+
+    @Option(help: ArgumentHelp("Basic authentication credentials.", valueName: "user:password"))
+    var user: String?
+
+    @Flag(help: "Skip TLS certificate verification (explicit opt-in; insecure).")
+    var insecure = false
+
+    @Option(help: ArgumentHelp("Trust the certificate authorities in this PEM file.", valueName: "file"))
+    var cacert: String?
+
+    @Option(help: ArgumentHelp("Refuse bodies larger than this (e.g. 512K, 20M).", valueName: "size"))
+    var maxBytes: String = "100M"
+
+    @Option(help: ArgumentHelp("Refuse images with more pixels than this (width × height), checked from the header.", valueName: "count"))
+    var maxPixels: Int = 100_000_000
+
+    @Option(name: .customLong("retry"), help: ArgumentHelp(
+        "Retry transient failures up to this many times, with backoff, honouring Retry-After.", valueName: "count"))
+    var retries: Int = 0
+
+    @Option(help: ArgumentHelp("How to check an image before caching it: header (sniff, probe, completeness) or decode (also decode every pixel).", valueName: "level"))
+    var verify: LoadOptions.Verification = .header
+
+    @OptionGroup var keyFilter: KeyFilterOptions
+
+    func validate() throws {
+        if cacheOnly && refresh { throw ValidationError("--cache-only and --refresh contradict each other: --refresh needs the network.") }
+        if cacheOnly && noDiskCache { throw ValidationError("--cache-only with --no-disk-cache could never find an image.") }
+        if maxAge != nil, QuantityText.seconds(maxAge ?? "") == nil {
+            throw ValidationError("--max-age '\(maxAge ?? "")' is not a duration like 90s, 12h or 7d.")
+        }
+        if !(timeout > 0) { throw ValidationError("--timeout must be a positive number of seconds.") }
+        for header in headers where parseHeader(header) == nil {
+            throw ValidationError("--header '\(header)' is not of the form 'Name: value'.")
+        }
+        if let user, !user.contains(":") { throw ValidationError("--user must be of the form user:password.") }
+        if let cacert, !FileManager.default.isReadableFile(atPath: cacert) {
+            throw ValidationError("--cacert '\(cacert)' is not a readable file.")
+        }
+        guard let bytes = QuantityText.bytes(maxBytes), bytes > 0 else {
+            throw ValidationError("--max-bytes '\(maxBytes)' is not a size like 512K or 20M.")
+        }
+        if maxPixels <= 0 { throw ValidationError("--max-pixels must be positive.") }
+        if retries < 0 { throw ValidationError("--retry must not be negative.") }
+    }
+
+    /// The options as the loader takes them; call after `validate()`.
+    var loadOptions: LoadOptions {
+        var options = LoadOptions()
+        options.refresh = refresh
+        options.cacheOnly = cacheOnly
+        options.noDiskCache = noDiskCache
+        options.retryFailed = retryFailed
+        options.maxAge = maxAge.flatMap(QuantityText.seconds)
+        options.timeout = timeout
+        options.headers = headers.compactMap(parseHeader)
+        options.user = user
+        options.insecure = insecure
+        options.caCertificatePath = cacert
+        options.maxBytes = QuantityText.bytes(maxBytes) ?? options.maxBytes
+        options.maxPixels = maxPixels
+        options.retries = retries
+        options.verification = verify
+        options.keyFilter = keyFilter.filter
+        return options
+    }
+
+    private func parseHeader(_ text: String) -> (name: String, value: String)? {
+        guard let colon = text.firstIndex(of: ":") else { return nil }
+        let name = text[..<colon].trimmingCharacters(in: .whitespaces)
+        let value = text[text.index(after: colon)...].trimmingCharacters(in: .whitespaces)
+        guard !name.isEmpty, !name.contains(" ") else { return nil }
+        return (name, value)
+    }
+}
+
+extension LoadOptions.Verification: ExpressibleByArgument {}
+
+/// Where the cache is: shared by every command that opens it.
+struct CacheLocationOptions: ParsableArguments {
+    @Option(help: ArgumentHelp(
+        "The cache directory (default: $IMGFETCH_CACHE_DIR, else $XDG_CACHE_HOME/imgfetch, else ~/.cache/imgfetch).",
+        valueName: "dir"))
+    var cacheDir: String?
+}
+
+/// How a URL becomes its cache key: shared by the loading commands and `cache show|purge`.
+struct KeyFilterOptions: ParsableArguments {
+    @Flag(help: "Key the cache by the URL without its query string (for signed URLs).")
+    var ignoreQuery = false
+
+    @Option(help: ArgumentHelp("Key the cache by the URL without this query parameter (repeatable).", valueName: "name"))
+    var ignoreParam: [String] = []
+
+    func validate() throws {
+        if ignoreQuery && !ignoreParam.isEmpty { throw ValidationError("--ignore-query already drops every --ignore-param.") }
+    }
+
+    var filter: CacheKeyFilter {
+        ignoreQuery ? .ignoringQuery : ignoreParam.isEmpty ? .none : .ignoringQueryParameters(Set(ignoreParam))
+    }
+}
+
+/// How much a command says on stderr, shared by every command.
+struct OutputOptions: ParsableArguments {
+    @Flag(name: .shortAndLong, help: "Print nothing on stderr but errors; no progress display.")
+    var quiet = false
+
+    @Flag(name: .shortAndLong, help: "Also print each URL's cache type and time on stderr.")
+    var verbose = false
+
+    func validate() throws {
+        if quiet && verbose { throw ValidationError("--quiet and --verbose contradict each other.") }
+    }
+}

@@ -1,0 +1,34 @@
+import ImageFetchKit
+
+extension LoadResult {
+    /// The `--json` object: url, path, format, width, height, frames, bytes, cache, elapsed_ms, error.
+    var jsonLine: String {
+        let image = self.image
+        var json = JSONLine()
+        json.add("url", url)
+        json.add("path", image?.fileURL?.path)
+        json.add("format", image?.format.rawValue)
+        json.add("width", image?.width)
+        json.add("height", image?.height)
+        json.add("frames", image?.frames)
+        json.add("bytes", image?.byteCount)
+        json.add("cache", image?.cacheType.rawValue)
+        json.add("elapsed_ms", Int((elapsed * 1000).rounded()))
+        json.add("error", error?.reason)
+        return json.text
+    }
+
+    /// The one stderr line for a failure: `imgfetch: URL: cause`.
+    var errorLine: String? {
+        error.map { "imgfetch: \(url): \($0.reason)" }
+    }
+
+    /// The `-v` stderr line: cache type, time and URL.
+    var verboseLine: String {
+        let ms = Int((elapsed * 1000).rounded())
+        if let image {
+            return "imgfetch: \(image.cacheType.rawValue) \(ms)ms \(image.format.rawValue) \(image.width)x\(image.height) \(image.byteCount)B \(url)"
+        }
+        return "imgfetch: failed \(ms)ms \(url)"
+    }
+}

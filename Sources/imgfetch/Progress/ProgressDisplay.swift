@@ -1,0 +1,100 @@
+import Foundation
+import ImageFetchKit
+import Synchronization
+
+/// The live status line on stderr: bytes, percent and rate for one transfer; done/total, failed,
+/// bytes, rate and ETA for a batch.
+///
+/// Only drawn when stderr is a terminal and `-q` was not given; otherwise every method but
+/// `message(_:)` does nothing, so pipes and log files never see a carriage return. Redraws at most
+/// ten times a second however fast events arrive. Safe to call from any task; the lock is never
+/// held while calling out.
+final class ProgressDisplay: Sendable {
+    private struct State {
+        var status = BatchStatus()
+        var lastDraw: ContinuousClock.Instant?
+        var lineShown = false
+        var finished = false
+    }
+
+    private let enabled: Bool
+    private let color: Bool
+    private let start = ContinuousClock.now
+    private let state = Mutex(State())
+    private static let redrawInterval = Duration.milliseconds(100)
+
+    /// `total` is the number of inputs when known up front (`get`), `nil` for a streamed list.
+    init(quiet: Bool, total: Int?, listFraction: (@Sendable () -> Double?)? = nil) {
+        enabled = !quiet && Terminal.stderrIsTerminal
+        color = Terminal.useColor
+        state.withLock { $0.status.total = total }
+        self.listFraction = listFraction
+    }
+
+    private let listFraction: (@Sendable () -> Double?)?
+
+    /// A transfer reported bytes; `url` identifies it among concurrent ones.
+    func transfer(_ url: String, progress: LoadProgress) {
+        guard enabled else { return }
+        update { $0.transferred(url, progress) }
+    }
+
+    /// One input finished.
+    func finished(_ result: LoadResult) {
+        guard enabled else { return }
+        update { $0.finished(result) }
+    }
+
+    /// Prints a whole line on stderr (an error or a `-v` note) above the status line.
+    func message(_ line: String) {
+        guard enabled else {
+            Terminal.writeError(line + "\n")
+            return
+        }
+        let text: String = state.withLock { state in
+            var text = state.lineShown ? "\r\u{1B}[2K" : ""
+            text += line + "\n"
+            if state.lineShown, !state.finished { text += render(state.status, fraction: nil) }
+            return text
+        }
+        Terminal.writeError(text)
+    }
+
+    /// Removes the status line; call once, before the summary or exit.
+    func finish() {
+        guard enabled else { return }
+        let clear: Bool = state.withLock { state in
+            defer { state.finished = true; state.lineShown = false }
+            return state.lineShown && !state.finished
+        }
+        if clear { Terminal.writeError("\r\u{1B}[2K") }
+    }
+
+    private func update(_ change: (inout BatchStatus) -> Void) {
+        let fraction = listFraction?()
+        let text: String? = state.withLock { state in
+            guard !state.finished else { return nil }
+            change(&state.status)
+            let now = ContinuousClock.now
+            // Nothing is left to show once every input is done: `finish()` clears the line.
+            if state.status.isComplete { return nil }
+            if let last = state.lastDraw, now - last < Self.redrawInterval { return nil }
+            state.lastDraw = now
+            state.lineShown = true
+            return "\r\u{1B}[2K" + render(state.status, fraction: fraction)
+        }
+        if let text { Terminal.writeError(text) }
+    }
+
+    private func render(_ status: BatchStatus, fraction: Double?) -> String {
+        let elapsed = (ContinuousClock.now - start).seconds
+        return status.line(elapsed: elapsed, listFraction: fraction, color: color)
+    }
+}
+
+extension Duration {
+    var seconds: Double {
+        let (s, attos) = components
+        return Double(s) + Double(attos) / 1e18
+    }
+}

@@ -1,0 +1,148 @@
+import Foundation
+import ImageFetchKit
+import XCTest
+
+/// `imgfetch cache info | ls | show | purge | trim | verify` on a cache filled through the binary.
+final class CacheCommandTests: EndToEndTestCase {
+    private func fill(_ names: [String]) throws {
+        let result = try imgfetch(["get"] + names.map { url("/\($0)") })
+        XCTAssertEqual(result.status, 0, result.stderr)
+    }
+
+    func testInfoReportsDirectoryEntriesBytesLimitsAndFailures() throws {
+        try fill(["gray.png", "baseline.jpg"])
+        try imgfetch(["get", url("/nope.png")])
+
+        let text = try imgfetch(["cache", "info"])
+        let json = try imgfetch(["cache", "info", "--json"])
+
+        XCTAssertEqual(text.status, 0, text.stderr)
+        XCTAssertTrue(text.stdout.contains("directory:   \(cacheDirectory.path)\n"), text.stdout)
+        XCTAssertTrue(text.stdout.contains("entries:     2\n"), text.stdout)
+        let object = try XCTUnwrap(jsonObjects(json.stdout).first)
+        XCTAssertEqual(object["entries"] as? Int, 2)
+        XCTAssertEqual(object["bytes"] as? Int, try fixture("gray.png").count + fixture("baseline.jpg").count)
+        XCTAssertEqual(object["failed_urls"] as? Int, 1)
+        XCTAssertEqual(object["max_age_seconds"] as? Int, 7 * 86400)
+    }
+
+    func testListShowsEveryEntryAsTabSeparatedLinesOrJSON() throws {
+        try fill(["gray.png", "baseline.jpg", "static.gif"])
+
+        let text = try imgfetch(["cache", "ls", "--sort", "size"])
+        let json = try imgfetch(["cache", "ls", "--json", "--sort", "url"])
+
+        XCTAssertEqual(text.status, 0, text.stderr)
+        let rows = lines(text.stdout).map { $0.split(separator: "\t").map(String.init) }
+        XCTAssertEqual(rows.map(\.count), [6, 6, 6])
+        XCTAssertEqual(rows.first?.last, url("/baseline.jpg"), "largest first")
+        XCTAssertEqual(rows.first?[1], "64x48")
+        let objects = try jsonObjects(json.stdout)
+        XCTAssertEqual(objects.map { $0["url"] as? String }, [url("/baseline.jpg"), url("/gray.png"), url("/static.gif")])
+        XCTAssertEqual(objects.first?["format"] as? String, "jpeg")
+        XCTAssertEqual(objects.first?["expired"] as? Bool, false)
+    }
+
+    func testShowPrintsOneEntryAndAMissIsExitSix() throws {
+        try fill(["gray.png"])
+        let u = url("/gray.png", ["etag": "1"])
+        try imgfetch(["get", u])
+
+        let shown = try imgfetch(["cache", "show", "--json", u])
+        let text = try imgfetch(["cache", "show", u])
+        let missing = try imgfetch(["cache", "show", url("/never.png")])
+
+        XCTAssertEqual(shown.status, 0, shown.stderr)
+        let object = try XCTUnwrap(jsonObjects(shown.stdout).first)
+        XCTAssertEqual(object["key"] as? String, u)
+        XCTAssertNotNil(object["etag"] as? String)
+        XCTAssertTrue(text.stdout.contains("file:"), text.stdout)
+        XCTAssertEqual(missing.status, 6)
+        XCTAssertEqual(missing.stderr, "imgfetch: \(url("/never.png")): Not in the cache.\n")
+    }
+
+    func testPurgeOneURLRemovesOnlyItsEntryAndFile() throws {
+        try fill(["gray.png", "palette.png"])
+        let path = try XCTUnwrap(cachedEntries().first { $0.url == url("/gray.png") }?.path)
+
+        let result = try imgfetch(["cache", "purge", url("/gray.png")])
+
+        XCTAssertEqual(result.status, 0, result.stderr)
+        XCTAssertTrue(result.stderr.hasPrefix("purge: removed 1 entries"), result.stderr)
+        XCTAssertEqual(try cachedEntries().map(\.url), [url("/palette.png")])
+        XCTAssertFalse(FileManager.default.fileExists(atPath: path))
+    }
+
+    func testPurgeAllEmptiesTheCacheAndFailedClearsTheFailedList() throws {
+        try fill(["gray.png", "palette.png"])
+        try imgfetch(["get", url("/nope.png")])
+        XCTAssertEqual(try imgfetch(["get", url("/nope.png")]).status, 7)
+
+        let all = try imgfetch(["cache", "purge", "--all"])
+        XCTAssertEqual(all.status, 0, all.stderr)
+        XCTAssertEqual(try cachedEntries().count, 0)
+        XCTAssertEqual(try imgfetch(["get", url("/nope.png")]).status, 7, "--all keeps the failed-URL list")
+
+        XCTAssertEqual(try imgfetch(["cache", "purge", "--failed"]).status, 0)
+        XCTAssertEqual(try imgfetch(["get", url("/nope.png")]).status, 4, "the URL is fetched again")
+    }
+
+    func testPurgeOlderThanAndExpiredRemoveByAge() throws {
+        try fill(["gray.png"])
+
+        let young = try imgfetch(["cache", "purge", "--older-than", "1h"])
+        XCTAssertEqual(try cachedEntries().count, 1)
+        let expired = try imgfetch(["cache", "purge", "--expired"])
+        XCTAssertEqual(try cachedEntries().count, 1)
+        let old = try imgfetch(["cache", "purge", "--older-than", "0s"])
+
+        XCTAssertEqual([young.status, expired.status, old.status], [0, 0, 0])
+        XCTAssertEqual(try cachedEntries().count, 0)
+    }
+
+    func testPurgeWithoutATargetIsAUsageError() throws {
+        XCTAssertEqual(try imgfetch(["cache", "purge"]).status, 2)
+        XCTAssertEqual(try imgfetch(["cache", "purge", "--older-than", "later"]).status, 2)
+    }
+
+    func testTrimEvictsLeastRecentlyUsedDownToHalfTheMaxSize() throws {
+        try fill(["baseline.jpg", "gray.png", "palette.png"])
+        let total = try cachedEntries().reduce(0) { $0 + Int($1.bytes) }
+
+        let result = try imgfetch(["cache", "trim", "--max-size", "\(total - 1)"])
+
+        XCTAssertEqual(result.status, 0, result.stderr)
+        XCTAssertTrue(result.stderr.hasPrefix("trim: removed "), result.stderr)
+        let left = try cachedEntries().reduce(0) { $0 + Int($1.bytes) }
+        XCTAssertLessThanOrEqual(left, (total - 1) / 2)
+    }
+
+    func testVerifyReportsDamageAndFixRemovesIt() throws {
+        try fill(["gray.png", "baseline.jpg"])
+        let victim = try XCTUnwrap(cachedEntries().first { $0.url == url("/baseline.jpg") })
+        // Same size, wrong bytes: only a content check can tell.
+        try Data(repeating: 0x41, count: Int(victim.bytes)).write(to: URL(fileURLWithPath: victim.path))
+
+        let report = try imgfetch(["cache", "verify"])
+        let fixed = try imgfetch(["cache", "verify", "--fix"])
+        let clean = try imgfetch(["cache", "verify"])
+
+        XCTAssertEqual(report.status, 1)
+        XCTAssertEqual(lines(report.stdout).count, 1)
+        XCTAssertTrue(report.stdout.hasPrefix(victim.path + "\t" + url("/baseline.jpg") + "\t"), report.stdout)
+        XCTAssertTrue(report.stderr.hasPrefix("verify: 2 checked, 1 damaged"), report.stderr)
+        XCTAssertEqual(fixed.status, 0, fixed.stderr)
+        XCTAssertEqual(clean.status, 0, clean.stderr)
+        XCTAssertEqual(clean.stdout, "")
+        XCTAssertEqual(try cachedEntries().map(\.url), [url("/gray.png")])
+    }
+
+    func testCommandsOnAFreshDirectoryWork() throws {
+        let info = try imgfetch(["cache", "info", "--json"])
+        let list = try imgfetch(["cache", "ls"])
+
+        XCTAssertEqual(info.status, 0, info.stderr)
+        XCTAssertEqual(try jsonObjects(info.stdout).first?["entries"] as? Int, 0)
+        XCTAssertEqual(list.stdout, "")
+    }
+}

@@ -1,0 +1,110 @@
+import Foundation
+import XCTest
+
+/// `imgfetch prefetch`: the list, the window, the summary, JSON Lines and the exit status.
+final class PrefetchCommandTests: EndToEndTestCase {
+    private func writeList(_ lines: [String]) throws -> String {
+        try directory.write(Data((lines.joined(separator: "\n") + "\n").utf8), to: "list.txt").path
+    }
+
+    func testSummaryCountsFetchedCachedAndFailedSeparately() throws {
+        try imgfetch(["get", url("/gray.png")])
+        let list = try writeList([
+            "# a comment", "", url("/gray.png"), "  \(url("/palette.png"))  ", url("/missing.jpg"), url("/static.gif"),
+        ])
+
+        let result = try imgfetch(["prefetch", list])
+
+        XCTAssertEqual(result.status, 1, "a failed URL makes the run fail")
+        XCTAssertEqual(result.stdout, "")
+        let stderr = lines(result.stderr)
+        XCTAssertEqual(stderr.first, "imgfetch: \(url("/missing.jpg")): The server answered HTTP 404.")
+        XCTAssertTrue(stderr.last?.hasPrefix("prefetch: 2 fetched, 1 already cached, 1 failed; ") ?? false, result.stderr)
+        XCTAssertEqual(Set(try cachedEntries().map(\.url)), [url("/gray.png"), url("/palette.png"), url("/static.gif")])
+        XCTAssertEqual(try requests("/gray.png"), 1)
+    }
+
+    func testAllLoadedExitsZeroAndSecondRunFindsEverythingCached() throws {
+        let list = try writeList((1...20).map { url("/baseline.jpg", ["n": "\($0)"]) })
+
+        let cold = try imgfetch(["prefetch", "-j", "4", list])
+        let warm = try imgfetch(["prefetch", "-j", "4", list])
+
+        XCTAssertEqual(cold.status, 0, cold.stderr)
+        XCTAssertTrue(cold.stderr.hasPrefix("prefetch: 20 fetched, 0 already cached, 0 failed; "), cold.stderr)
+        XCTAssertEqual(warm.status, 0, warm.stderr)
+        XCTAssertTrue(warm.stderr.hasPrefix("prefetch: 0 fetched, 20 already cached, 0 failed; "), warm.stderr)
+        XCTAssertEqual(try requests("/baseline.jpg"), 20)
+    }
+
+    func testJobsBoundsTheTransfersInFlight() throws {
+        let list = try writeList((1...12).map { url("/gray.jpg", ["n": "\($0)", "delay_ms": "40"]) })
+
+        let result = try imgfetch(["prefetch", "-j", "3", list])
+
+        XCTAssertEqual(result.status, 0, result.stderr)
+        let stats = try server.stats()
+        XCTAssertEqual(stats.requests["/gray.jpg"], 12)
+        XCTAssertLessThanOrEqual(stats.maxActive, 3)
+    }
+
+    func testJSONLinesHaveOneObjectPerURL() throws {
+        let list = try writeList([url("/gray.png"), url("/gray.png"), url("/nope.png")])
+
+        let result = try imgfetch(["prefetch", "--json", "-j", "1", list])
+
+        let objects = try jsonObjects(result.stdout)
+        XCTAssertEqual(objects.map { $0["url"] as? String }, [url("/gray.png"), url("/gray.png"), url("/nope.png")])
+        XCTAssertEqual(objects.map { $0["cache"] as? String }, ["network", "memory", nil])
+        XCTAssertEqual(objects.last?["error"] as? String, "The server answered HTTP 404.")
+        XCTAssertEqual(try requests("/gray.png"), 1, "repeated URLs in a list are fetched once")
+    }
+
+    func testDashReadsTheListFromStandardInput() throws {
+        let result = try imgfetch(["prefetch", "-"], stdin: Data("\(url("/gray.png"))\n\(url("/alpha.png"))\n".utf8))
+
+        XCTAssertEqual(result.status, 0, result.stderr)
+        XCTAssertTrue(result.stderr.hasPrefix("prefetch: 2 fetched"), result.stderr)
+    }
+
+    func testStandardInputIsNeverReadWithoutDash() throws {
+        // A missing argument is a usage error at once: nothing waits on stdin.
+        let result = try imgfetch(["prefetch"], stdin: Data("\(url("/gray.png"))\n".utf8))
+
+        XCTAssertEqual(result.status, 2)
+        XCTAssertEqual(try requests("/gray.png"), 0)
+    }
+
+    func testMissingListFileIsAUsageError() throws {
+        let result = try imgfetch(["prefetch", directory.path("nothing.txt").path])
+
+        XCTAssertEqual(result.status, 2)
+        XCTAssertTrue(result.stderr.contains("not a readable file"), result.stderr)
+    }
+
+    func testQuietDropsTheSummaryButKeepsErrors() throws {
+        let list = try writeList([url("/gray.png"), url("/nope.png")])
+
+        let result = try imgfetch(["prefetch", "-q", list])
+
+        XCTAssertEqual(result.status, 1)
+        XCTAssertEqual(lines(result.stderr), ["imgfetch: \(url("/nope.png")): The server answered HTTP 404."])
+    }
+
+    func testLastLineWithoutNewlineIsRead() throws {
+        let list = try directory.write(Data("\(url("/gray.png"))\n\(url("/palette.png"))".utf8), to: "list.txt").path
+
+        let result = try imgfetch(["prefetch", list])
+
+        XCTAssertTrue(result.stderr.hasPrefix("prefetch: 2 fetched"), result.stderr)
+    }
+
+    func testBlankAndCommentOnlyListSucceedsWithZeroCounts() throws {
+        let list = try writeList(["# nothing here", "", "   "])
+
+        let result = try imgfetch(["prefetch", list])
+
+        XCTAssertEqual(result.status, 0)
+        XCTAssertTrue(result.stderr.hasPrefix("prefetch: 0 fetched, 0 already cached, 0 failed"), result.stderr)
+    }
+}

@@ -1,0 +1,67 @@
+import XCTest
+@testable import ImageFetchKit
+
+final class DecoderRegistryTests: XCTestCase {
+    private let registry = DecoderRegistry.standard
+
+    func testStandardRegistryDecodesTheFourWebFormats() {
+        XCTAssertEqual(registry.supportedFormats, ImageFormat.decodable)
+        XCTAssertEqual(registry.decoder(for: .png)?.format, .png)
+        XCTAssertNil(registry.decoder(for: .bmp))
+    }
+
+    func testRecognisedButUnsupportedFormatsAreNamedInTheError() throws {
+        let cases: [(String, ImageFormat)] = [
+            ("unsupported.bmp", .bmp), ("unsupported.tiff", .tiff), ("unsupported.ico", .ico),
+            ("unsupported.svg", .svg), ("unsupported.heic", .heic), ("unsupported.avif", .avif),
+        ]
+        for (name, format) in cases {
+            let data = try Fixture.data(name)
+            let error = decodeError { () throws(DecodeError) in try registry.validate(data) }
+            XCTAssertEqual(error, .unsupportedFormat(format), name)
+            XCTAssertTrue(error?.description.hasPrefix("\(format.displayName) images are not supported") ?? false, name)
+        }
+    }
+
+    func testUnknownDataIsAnUnsupportedFormatWithoutName() throws {
+        let data = try Fixture.data("not-an-image.html")
+        let error = decodeError { () throws(DecodeError) in try registry.probe(data) }
+        XCTAssertEqual(error, .unsupportedFormat(nil))
+        XCTAssertEqual(error?.description, "The data is not an image in a known format (JPEG, PNG, GIF or WebP).")
+    }
+
+    func testALowerPixelLimitRefusesAnOrdinaryImage() throws {
+        let data = try Fixture.data("baseline.jpg")
+        let limits = DecodeLimits(maxPixels: 64 * 48 - 1)
+        XCTAssertEqual(
+            decodeError { () throws(DecodeError) in try registry.probe(data, limits: limits) },
+            .tooManyPixels(width: 64, height: 48, limit: 64 * 48 - 1)
+        )
+        XCTAssertNoThrow(try registry.probe(data, limits: DecodeLimits(maxPixels: 64 * 48)))
+    }
+
+    func testTheLimitAppliesToTheDisplayedCanvasOfAnAnimation() throws {
+        let data = try Fixture.data("animated.webp")
+        let error = decodeError { () throws(DecodeError) in try registry.decode(data, limits: DecodeLimits(maxPixels: 100)) }
+        XCTAssertEqual(error, .tooManyPixels(width: 32, height: 24, limit: 100))
+    }
+
+    func testRegisteringADecoderReplacesTheOneForItsFormat() throws {
+        let withoutPNG = DecoderRegistry(decoders: [JPEGDecoder()])
+        let data = try Fixture.data("palette.png")
+        XCTAssertEqual(decodeError { () throws(DecodeError) in try withoutPNG.probe(data) }, .unsupportedFormat(.png))
+        XCTAssertEqual(try withoutPNG.registering(PNGDecoder()).probe(data).width, 64)
+    }
+
+    func testErrorDescriptionsAreSentences() {
+        let errors: [DecodeError] = [
+            .unsupportedFormat(.tiff), .unsupportedFormat(nil), .truncated(.gif),
+            .corrupt(.png, reason: "bit depth 7 is not allowed for colour type 2"),
+            .tooManyPixels(width: 100_000, height: 100_000, limit: 100_000_000), .zeroPixels(width: 0, height: 1),
+        ]
+        for error in errors {
+            XCTAssertTrue(error.description.first?.isUppercase ?? false, error.description)
+            XCTAssertTrue(error.description.hasSuffix("."), error.description)
+        }
+    }
+}

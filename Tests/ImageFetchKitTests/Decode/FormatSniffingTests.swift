@@ -1,0 +1,42 @@
+import XCTest
+@testable import ImageFetchKit
+
+final class FormatSniffingTests: XCTestCase {
+    private let registry = DecoderRegistry.standard
+
+    func testEachFixtureIsNamedByItsMagicBytes() throws {
+        let expected: [String: ImageFormat] = [
+            "baseline.jpg": .jpeg, "progressive.jpg": .jpeg, "cmyk.jpg": .jpeg, "gray.jpg": .jpeg,
+            "palette.png": .png, "rgb16.png": .png, "bomb.png": .png,
+            "static.gif": .gif, "animated.gif": .gif,
+            "lossy.webp": .webp, "lossless.webp": .webp, "animated.webp": .webp,
+            "unsupported.bmp": .bmp, "unsupported.tiff": .tiff, "unsupported.ico": .ico,
+            "unsupported.svg": .svg, "unsupported.heic": .heic, "unsupported.avif": .avif,
+        ]
+        for (name, format) in expected {
+            XCTAssertEqual(registry.format(of: try Fixture.data(name)), format, name)
+        }
+    }
+
+    func testAnHTMLErrorPageIsNoImageFormat() throws {
+        XCTAssertNil(registry.format(of: try Fixture.data("not-an-image.html")))
+        XCTAssertNil(registry.format(of: Data("<html><body><svg></svg></body></html>".utf8)))
+    }
+
+    func testEmptyAndTinyDataAreNoImageFormat() {
+        XCTAssertNil(registry.format(of: Data()))
+        XCTAssertNil(registry.format(of: Data([0xFF])))
+        XCTAssertNil(registry.format(of: Data("RIFF".utf8)))
+    }
+
+    func testSniffingIgnoresTheStartIndexOfASlice() throws {
+        let png = try Fixture.data("palette.png")
+        let slice = (Data([1, 2, 3]) + png).dropFirst(3)
+        XCTAssertEqual(registry.format(of: slice), .png)
+        XCTAssertEqual(try registry.probe(slice).width, 64)
+    }
+
+    func testAnSVGWithoutXMLDeclarationIsRecognised() {
+        XCTAssertEqual(registry.format(of: Data("  <svg xmlns=\"http://www.w3.org/2000/svg\"/>".utf8)), .svg)
+    }
+}

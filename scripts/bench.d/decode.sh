@@ -1,0 +1,94 @@
+#!/usr/bin/env bash
+# Decode: imgfetch's decoder registry (`imgfetch info --decode`, which sniffs, probes, validates
+# and decodes every pixel to RGBA8) against each library's own command-line decoder on the same
+# multi-megapixel file, in the same run: djpeg (libjpeg-turbo), pngtopam (libpng via netpbm),
+# dwebp (libwebp), gif2rgb (giflib). Both sides are whole processes, run alternately, started
+# without a shell, writing to /dev/null. Target: imgfetch ≤ 1.15× the tool.
+#
+# Environment: IMGFETCH_BIN (release binary; built when unset), BENCH_OUT (default bench-out),
+# BENCH_QUICK=1 for fewer runs, BENCH_RESULTS (a TSV the rows are also appended to, if set).
+set -euo pipefail
+root="$(cd "$(dirname "$0")/../.." && pwd)"
+out="${BENCH_OUT:-$root/bench-out}/decode"
+mkdir -p "$out"
+target=1.15
+if [ "${BENCH_QUICK:-0}" = 1 ]; then runs=5; else runs=20; fi
+
+if [ -z "${IMGFETCH_BIN:-}" ]; then
+  (cd "$root" && swift build -c release --static-swift-stdlib --product imgfetch >&2)
+  IMGFETCH_BIN="$(cd "$root" && swift build -c release --static-swift-stdlib --show-bin-path)/imgfetch"
+fi
+
+# The images: one 4000×3000 (12 MP) photo-like picture (plasma fractal plus a little noise, so it
+# compresses like a photograph), encoded by each library's own encoder. Made once, then reused.
+width=4000 height=3000
+if [ ! -s "$out/base.ppm" ]; then
+  echo "bench decode: making the ${width}×${height} test images" >&2
+  convert -seed 7 -size "${width}x${height}" plasma:fractal -attenuate 0.3 +noise Gaussian -depth 8 "$out/base.ppm.tmp"
+  mv "$out/base.ppm.tmp" "$out/base.ppm"
+fi
+[ -s "$out/image.jpg" ] || cjpeg -quality 90 -outfile "$out/image.jpg" "$out/base.ppm"
+[ -s "$out/image.png" ] || pnmtopng "$out/base.ppm" > "$out/image.png" 2>/dev/null
+[ -s "$out/image.webp" ] || cwebp -quiet -q 90 "$out/base.ppm" -o "$out/image.webp" 2>/dev/null \
+  || { convert "$out/base.ppm" "$out/base.png" && cwebp -quiet -q 90 "$out/base.png" -o "$out/image.webp"; }
+[ -s "$out/image.gif" ] || convert "$out/base.ppm" -dither None -colors 256 "$out/image.gif"
+
+# "OURS_WALL OURS_CPU TOOL_WALL TOOL_CPU" in seconds: the two commands run alternately, $runs
+# times each after 2 warm-ups of each, so both see the same load on a shared machine; wall is the
+# median, CPU (user + system) the median too. Both are started the same way (fork + exec, no
+# shell), with stdout and stderr on /dev/null.
+timing() {
+  python3 - "$runs" "$1" "$2" <<'PY'
+import os, shlex, statistics, subprocess, sys, time
+runs, commands = int(sys.argv[1]), [shlex.split(c) for c in sys.argv[2:]]
+def once(argv):
+    before = os.times()
+    start = time.perf_counter()
+    subprocess.run(argv, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, check=True)
+    wall = time.perf_counter() - start
+    after = os.times()
+    return wall, (after.children_user - before.children_user) + (after.children_system - before.children_system)
+for _ in range(2):
+    for argv in commands: once(argv)
+samples = [[], []]
+for _ in range(runs):
+    for i, argv in enumerate(commands): samples[i].append(once(argv))
+print(" ".join(f"{statistics.median(w for w, _ in s)} {statistics.median(c for _, c in s)}" for s in samples))
+PY
+}
+
+rows=()
+measure() {  # measure FORMAT FILE TOOL-NAME TOOL-COMMAND
+  local format="$1" file="$2" tool="$3" command="$4" times row
+  if ! times="$(timing "$IMGFETCH_BIN info --decode $file" "$command")"; then
+    rows+=("$format	$tool	-	-	-	-	SKIP: a command failed")
+    return
+  fi
+  # The verdict is on wall time; the CPU ratio shows how much of a gap is load from elsewhere.
+  row="$(python3 - "$times" "$target" <<'PY'
+import sys
+ow, oc, tw, tc = map(float, sys.argv[1].split())
+target = float(sys.argv[2])
+print(f"{ow*1000:.1f}\t{tw*1000:.1f}\t{ow/tw:.2f}\t{oc/tc:.2f}\t{'PASS' if ow / tw <= target else 'FAIL'}")
+PY
+)"
+  rows+=("$format	$tool	$row")
+  if [ -n "${BENCH_RESULTS:-}" ]; then
+    IFS='	' read -r ow tw ratio _ verdict <<<"$row"
+    printf 'decode (%s MP)\t%s vs %s\t%s ms\t%s ms\t%s\t≤ %s\t%s\n' "$((width * height / 1000000))" \
+      "$format" "$tool" "$ow" "$tw" "$ratio" "$target" "$verdict" >> "$BENCH_RESULTS"
+  fi
+}
+
+echo "bench decode: timing $runs runs each" >&2
+measure JPEG "$out/image.jpg" djpeg "djpeg -outfile /dev/null $out/image.jpg"
+measure PNG "$out/image.png" pngtopam "pngtopam $out/image.png"
+measure WebP "$out/image.webp" dwebp "dwebp -quiet -pam $out/image.webp -o /dev/null"
+measure GIF "$out/image.gif" gif2rgb "gif2rgb -1 -o /dev/null $out/image.gif"
+
+echo
+echo "decode, ${width}×${height} images: median of $runs alternating runs, target ≤ ${target}× the tool"
+{
+  echo "format	tool	imgfetch ms	tool ms	ratio	cpu ratio	result"
+  printf '%s\n' "${rows[@]}"
+} | column -t -s '	'
