@@ -1,8 +1,11 @@
 #!/usr/bin/env bash
 # Coalescing: a prefetch list in which every URL appears 10 times in a row (so the copies are in
 # flight together at -j16). nginx's access log must show each URL exactly once.
+# shellcheck source=lib/common.sh
 source "$(dirname "$0")/lib/common.sh"
+# shellcheck source=lib/nginx.sh
 source "$BENCH_LIB/nginx.sh"
+# shellcheck source=lib/fetchers.sh
 source "$BENCH_LIB/fetchers.sh"
 
 copies=10
@@ -21,7 +24,7 @@ awk -v base="$NGINX_URL/" -v n="$copies" '{ for (i = 0; i < n; i++) print base $
 
 cache="$(bench_fresh_dir coalesce-cache)"
 mark="$(nginx_log_mark)"
-status=PASS
+status=PASS took=0
 if ! bench_time took fetch_imgfetch "$list" "$cache"; then
   log "imgfetch prefetch failed on the list with copies; counting what reached nginx anyway"
   status=FAIL

@@ -4,8 +4,11 @@
 # directory every run, several rounds in alternating order; the median wall time of each.
 # Target: imgfetch <= 1.0x the faster of aria2c and curl --parallel. Also reports what
 # `--verify decode` (decoding every pixel) adds, which has no target yet.
+# shellcheck source=lib/common.sh
 source "$(dirname "$0")/lib/common.sh"
+# shellcheck source=lib/nginx.sh
 source "$BENCH_LIB/nginx.sh"
+# shellcheck source=lib/fetchers.sh
 source "$BENCH_LIB/fetchers.sh"
 
 count="$(bench_corpus_count)"

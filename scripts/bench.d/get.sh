@@ -3,7 +3,9 @@
 # nginx on loopback and against the start of a minimal Swift binary (hello world, built here).
 # hyperfine runs each many times; the median is compared. Targets: <= 1.5x the Swift binary start,
 # and faster than curl.
+# shellcheck source=lib/common.sh
 source "$(dirname "$0")/lib/common.sh"
+# shellcheck source=lib/nginx.sh
 source "$BENCH_LIB/nginx.sh"
 
 runs=50

@@ -2,8 +2,11 @@
 # Cold batch behind a 20 ms time to first byte per request (the project's test server, `delay_ms=`):
 # imgfetch prefetch against curl --parallel at the same concurrency, and against the latency floor
 # URLs x 20 ms / concurrency. Targets: <= 1.0x curl --parallel and <= 1.25x the floor.
+# shellcheck source=lib/common.sh
 source "$(dirname "$0")/lib/common.sh"
+# shellcheck source=lib/testserver.sh
 source "$BENCH_LIB/testserver.sh"
+# shellcheck source=lib/fetchers.sh
 source "$BENCH_LIB/fetchers.sh"
 
 delay_ms=20

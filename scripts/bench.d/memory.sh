@@ -2,8 +2,11 @@
 # Memory: peak RSS (/usr/bin/time -f %M) of `imgfetch prefetch` at 1k, 10k and 100k distinct URLs
 # (--quick: 1k and 10k), each served by nginx as the same small PNG. Targets: <= 64 MiB at 100k,
 # and every size within 10% of the 1k figure (memory must not grow with the list).
+# shellcheck source=lib/common.sh
 source "$(dirname "$0")/lib/common.sh"
+# shellcheck source=lib/nginx.sh
 source "$BENCH_LIB/nginx.sh"
+# shellcheck source=lib/fetchers.sh
 source "$BENCH_LIB/fetchers.sh"
 
 sizes=(1000 10000 100000)
@@ -27,7 +30,7 @@ for n in "${sizes[@]}"; do
   seq 1 "$n" | sed "s|.*|$NGINX_URL/small/&.png|" > "$list"
   cache="$(bench_fresh_dir memory-cache)"
   sync
-  rss_file="$BENCH_OUT/run/memory-rss"
+  rss_file="$BENCH_OUT/run/memory-rss" took=0
   if ! bench_time took /usr/bin/time -f %M -o "$rss_file" "$IMGFETCH_BIN" prefetch "$list" \
       -j "$BENCH_CONCURRENCY" --cache-dir "$cache" -q; then
     bench_skip "$scenario" "$((n / 1000))k URLs" "imgfetch prefetch failed (see $BENCH_LOG)" "" "≤ 1.10× the 1k figure"

@@ -2,8 +2,11 @@
 # Warm batch: `imgfetch prefetch` of a list whose images are all in the cache already, against
 # `cat` of every cached image file (the floor: reading the bytes once) and against the cold
 # prefetch that filled the cache. Targets: <= 3x cat, and >= 20x faster than cold.
+# shellcheck source=lib/common.sh
 source "$(dirname "$0")/lib/common.sh"
+# shellcheck source=lib/nginx.sh
 source "$BENCH_LIB/nginx.sh"
+# shellcheck source=lib/fetchers.sh
 source "$BENCH_LIB/fetchers.sh"
 
 count="$(bench_corpus_count)"
