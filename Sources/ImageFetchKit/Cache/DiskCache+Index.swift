@@ -60,37 +60,52 @@ extension DiskCache {
         do {
             let timeout = Int32(clamping: Int((configuration.busyTimeout * 1000).rounded()))
             let database = try SQLiteDatabase(path: path, busyTimeoutMilliseconds: timeout)
-            try database.execute("PRAGMA journal_mode = WAL")
-            // No memory map of the index (SQLite's default): every mapped page a process touches
-            // stays in its resident set, so a batch that probes and inserts 100k keys grew by the
-            // whole index (51 MB at 100k entries, measured). Pages read with read() live in the
-            // kernel's page cache and SQLite's own bounded page cache instead; a hit reads a few.
-            try database.execute("PRAGMA mmap_size = 0")
-            // A page cache of 512 KiB instead of SQLite's 2 MB: it holds the B-trees' upper levels,
-            // all a probe or an insert needs; leaf pages come from the kernel's page cache.
-            try database.execute("PRAGMA cache_size = -512")
-            switch configuration.durability {
-            case .processCrash: try database.execute("PRAGMA synchronous = NORMAL")
-            case .powerLoss: try database.execute("PRAGMA synchronous = FULL")
+            let deadline = ContinuousClock.now + .milliseconds(Int64(timeout))
+            while true {
+                do {
+                    try prepare(database, directory: directory, configuration: configuration)
+                    return database
+                } catch let failure as SQLiteDatabase.Failure where failure.isBusy && ContinuousClock.now < deadline {
+                    // Some lock changes (processes switching a new index to WAL at once) answer
+                    // busy at once instead of waiting in the busy handler: every step of
+                    // `prepare` is idempotent, so take them again until the busy timeout.
+                    usleep(1000)
+                }
             }
-            let version = try database.integer("PRAGMA user_version") ?? 0
-            if version == schemaVersion { return database }
-            if version > schemaVersion { throw Error.newerIndexVersion(directory: directory, version: Int(version)) }
-            // Created under the write lock and re-checked there: two processes opening a fresh
-            // cache at once create the schema exactly once.
-            try database.writeTransaction {
-                let current = try database.integer("PRAGMA user_version") ?? 0
-                guard current == 0 else { return }
-                try database.execute(schema)
-                try database.execute("PRAGMA user_version = \(schemaVersion)")
-            }
-            return database
         } catch let error as Error {
             throw error
         } catch let failure as SQLiteDatabase.Failure {
             throw failed("opening")(failure)
         } catch {
             throw .index(directory: directory, operation: "opening", message: String(describing: error), busy: false)
+        }
+    }
+
+    /// Sets the connection's pragmas and creates or checks the schema.
+    private static func prepare(_ database: SQLiteDatabase, directory: String, configuration: DiskCacheConfiguration) throws {
+        try database.execute("PRAGMA journal_mode = WAL")
+        // No memory map of the index (SQLite's default): every mapped page a process touches
+        // stays in its resident set, so a batch that probes and inserts 100k keys grew by the
+        // whole index (51 MB at 100k entries, measured). Pages read with read() live in the
+        // kernel's page cache and SQLite's own bounded page cache instead; a hit reads a few.
+        try database.execute("PRAGMA mmap_size = 0")
+        // A page cache of 512 KiB instead of SQLite's 2 MB: it holds the B-trees' upper levels,
+        // all a probe or an insert needs; leaf pages come from the kernel's page cache.
+        try database.execute("PRAGMA cache_size = -512")
+        switch configuration.durability {
+        case .processCrash: try database.execute("PRAGMA synchronous = NORMAL")
+        case .powerLoss: try database.execute("PRAGMA synchronous = FULL")
+        }
+        let version = try database.integer("PRAGMA user_version") ?? 0
+        if version == schemaVersion { return }
+        if version > schemaVersion { throw Error.newerIndexVersion(directory: directory, version: Int(version)) }
+        // Created under the write lock and re-checked there: two processes opening a fresh
+        // cache at once create the schema exactly once.
+        try database.writeTransaction {
+            let current = try database.integer("PRAGMA user_version") ?? 0
+            guard current == 0 else { return }
+            try database.execute(schema)
+            try database.execute("PRAGMA user_version = \(schemaVersion)")
         }
     }
 
