@@ -58,9 +58,9 @@ extension ImageLoader {
 }
 
 extension LoadedImage {
-    init(entry: CacheEntry, cacheType: CacheType, frames: Int = 1) {
+    init(entry: CacheEntry, cacheType: CacheType) {
         self.init(
             fileURL: URL(fileURLWithPath: entry.path), data: nil, format: entry.format, width: entry.width,
-            height: entry.height, frames: frames, byteCount: Int(entry.bytes), cacheType: cacheType)
+            height: entry.height, frames: nil, byteCount: Int(entry.bytes), cacheType: cacheType)
     }
 }
