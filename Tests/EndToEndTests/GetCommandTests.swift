@@ -199,6 +199,15 @@ final class GetCommandTests: EndToEndTestCase {
         XCTAssertTrue(result.stdout.hasPrefix(xdg.path + "/imgfetch/"), result.stdout)
     }
 
+    func testUnwritableCacheDirectoryIsAFileError() throws {
+        let blocker = try directory.write(Data("not a directory".utf8), to: "blocker")
+        let result = try imgfetch(["get", "--cache-dir", blocker.appendingPathComponent("cache").path, url("/gray.png")])
+
+        XCTAssertEqual(result.status, 8)
+        XCTAssertTrue(result.stderr.hasPrefix("imgfetch: \(url("/gray.png")): "), result.stderr)
+        XCTAssertEqual(try requests("/gray.png"), 0)
+    }
+
     func testVerboseReportsCacheTypeOnStderrOnly() throws {
         try imgfetch(["get", url("/gray.png")])
         let result = try imgfetch(["get", "-v", url("/gray.png")])
