@@ -9,8 +9,7 @@ extension ImageLoader {
             // The failed-URL list lives in the disk index, which this mode never touches.
             return try await fetch(url, key: key, stale: nil, options: options, cache: nil, progress: progress)
         }
-        let cache: DiskCache
-        do { cache = try diskCache() } catch { throw .cache(url, error) }
+        let cache = try diskCache(for: url)
 
         let stored = try lookUp(key, url: url, in: cache)
         if let stored, !options.refresh, isFresh(stored, in: cache, options: options) {

@@ -32,11 +32,14 @@ public enum LoaderError: Error, Sendable, CustomStringConvertible {
     case invalidImage(URL, DecodeError)
     /// The cache could not be read or written.
     case cache(URL, DiskCache.Error)
+    /// The cache directory could not be found or created.
+    case cacheUnavailable(URL, CacheLocation.Error)
 
     public var url: String {
         switch self {
         case .invalidURL(let text): text
-        case .notCached(let url), .blocked(let url, _, _), .download(let url, _), .invalidImage(let url, _), .cache(let url, _):
+        case .notCached(let url), .blocked(let url, _, _), .download(let url, _), .invalidImage(let url, _),
+             .cache(let url, _), .cacheUnavailable(let url, _):
             url.absoluteString
         }
     }
@@ -47,7 +50,7 @@ public enum LoaderError: Error, Sendable, CustomStringConvertible {
         case .notCached: .notCached
         case .blocked: .blocked
         case .invalidImage: .notAnImage
-        case .cache: .file
+        case .cache, .cacheUnavailable: .file
         case .download(_, let error):
             switch error.kind {
             case .http: .http
@@ -64,7 +67,7 @@ public enum LoaderError: Error, Sendable, CustomStringConvertible {
         switch self {
         case .download(_, let error): !error.isTransient && error.kind != .unsupportedScheme
         case .invalidImage: true
-        case .invalidURL, .notCached, .blocked, .cache: false
+        case .invalidURL, .notCached, .blocked, .cache, .cacheUnavailable: false
         }
     }
 
@@ -83,6 +86,8 @@ public enum LoaderError: Error, Sendable, CustomStringConvertible {
         case .invalidImage(_, let error):
             return error.description
         case .cache(_, let error):
+            return error.description
+        case .cacheUnavailable(_, let error):
             return error.description
         }
     }
