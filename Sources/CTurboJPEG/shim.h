@@ -24,7 +24,7 @@ static inline void imgfetch_jpeg_error_exit(j_common_ptr cinfo) {
 // Warnings (such as corrupt data in one scan) are not errors: the image still decodes whole.
 static inline void imgfetch_jpeg_emit_message(j_common_ptr cinfo, int level) { (void)cinfo; (void)level; }
 
-/// Decodes every scanline of the JPEG in `data` to RGBA (CMYK for CMYK files) through a few
+/// Decodes every scanline of the JPEG in `data` to RGB, as djpeg does (CMYK for CMYK files), through a few
 /// reused rows, and discards them. Returns 0 on success; on failure returns -1 and writes
 /// libjpeg's message, NUL-terminated, into `message` (`message_size` bytes).
 static inline int imgfetch_jpeg_decode_discarding(const unsigned char *data, unsigned long size,
@@ -48,7 +48,7 @@ static inline int imgfetch_jpeg_decode_discarding(const unsigned char *data, uns
     jpeg_mem_src(&cinfo, data, size);
     jpeg_read_header(&cinfo, TRUE);
     int cmyk = cinfo.jpeg_color_space == JCS_CMYK || cinfo.jpeg_color_space == JCS_YCCK;
-    cinfo.out_color_space = cmyk ? JCS_CMYK : JCS_EXT_RGBA;
+    cinfo.out_color_space = cmyk ? JCS_CMYK : JCS_RGB;
     jpeg_start_decompress(&cinfo);
     JSAMPARRAY rows = (*cinfo.mem->alloc_sarray)((j_common_ptr)&cinfo, JPOOL_IMAGE,
                                                  cinfo.output_width * cinfo.output_components,

@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 
 /// The cache's file operations, in POSIX calls: they are on the hot path of every store and hit.
 ///
@@ -6,6 +7,8 @@ import Foundation
 /// `<dir>/index.sqlite` (+ WAL files), `<dir>/keys.lock`, `<dir>/CACHEDIR.TAG`.
 extension DiskCache {
     static let temporaryFolderName = "tmp"
+    private static let processID = getpid()
+    private static let temporaryFileCounter = Atomic<Int>(0)
 
     func absolutePath(_ relativePath: String) -> String { directory + "/" + relativePath }
 
@@ -19,8 +22,15 @@ extension DiskCache {
     /// Writes `data` to a new, uniquely named file in `tmp/` and returns its path. The file is
     /// complete (and, for `.powerLoss`, synced) when this returns; it is not yet visible as an entry.
     func writeTemporaryFile(_ data: Data) throws(Error) -> String {
-        let path = temporaryFolder + "/" + UUID().uuidString + ".tmp"
-        let descriptor = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
+        // pid + a per-process counter is unique among live writers and costs no syscall (UUID()
+        // reads /dev/urandom); a dead writer's leftover with the same name makes O_EXCL fail and
+        // the next number is tried.
+        var path = temporaryFolder + "/\(Self.processID)-\(Self.temporaryFileCounter.add(1, ordering: .relaxed).newValue).tmp"
+        var descriptor = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
+        while descriptor < 0 && errno == EEXIST {
+            path = temporaryFolder + "/\(Self.processID)-\(Self.temporaryFileCounter.add(1, ordering: .relaxed).newValue).tmp"
+            descriptor = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
+        }
         guard descriptor >= 0 else { throw .cannotWrite(path: path, cause: errnoDescription()) }
         var failure: Int32 = 0
         data.withUnsafeBytes { buffer in
@@ -48,13 +58,22 @@ extension DiskCache {
     /// Call only inside an index write transaction (see `DiskCache` on why).
     func publish(temporaryFile: String, as relativePath: String) throws(Error) {
         let destination = absolutePath(relativePath)
-        if rename(temporaryFile, destination) == 0 { return }
-        if errno == ENOENT {
-            let shard = (destination as NSString).deletingLastPathComponent
+        let shard = (destination as NSString).deletingLastPathComponent
+        var renamed = rename(temporaryFile, destination) == 0
+        if !renamed && errno == ENOENT {
             if mkdir(shard, 0o700) != 0 && errno != EEXIST { throw .cannotWrite(path: shard, cause: errnoDescription()) }
-            if rename(temporaryFile, destination) == 0 { return }
+            renamed = rename(temporaryFile, destination) == 0
         }
-        throw .cannotWrite(path: destination, cause: errnoDescription())
+        guard renamed else { throw .cannotWrite(path: destination, cause: errnoDescription()) }
+        if configuration.durability == .powerLoss { Self.syncDirectory(shard) }
+    }
+
+    /// Makes a rename in `directory` durable (best effort: the file itself is already synced).
+    private static func syncDirectory(_ directory: String) {
+        let descriptor = open(directory, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+        guard descriptor >= 0 else { return }
+        fsync(descriptor)
+        close(descriptor)
     }
 
     /// The size of the file at `path` in bytes, or nil if there is no regular file.
@@ -84,9 +103,10 @@ extension DiskCache {
 
     /// The relative paths of every entry file in the shard folders (a directory scan: only for
     /// maintenance, never for a lookup).
-    func entryFilesOnDisk() -> [String] {
+    /// `shard` limits the scan to one shard folder.
+    func entryFilesOnDisk(shard only: String? = nil) -> [String] {
         let manager = FileManager.default
-        guard let shards = try? manager.contentsOfDirectory(atPath: directory) else { return [] }
+        guard let shards = only.map({ [$0] }) ?? (try? manager.contentsOfDirectory(atPath: directory)) else { return [] }
         var files: [String] = []
         for shard in shards where shard.utf8.count == 2 {
             guard let names = try? manager.contentsOfDirectory(atPath: directory + "/" + shard) else { continue }

@@ -6,6 +6,8 @@ extension DiskCache {
     /// Runs `body` while holding `key`'s lock, which excludes every other thread and process using
     /// this cache directory that asks for the same key. Blocks the calling thread while another
     /// holder works: do not call it from a Swift concurrency task (use the async overload).
+    /// Not reentrant: taking the same key again inside `body` waits for itself forever.
+    /// A holder that dies (even by SIGKILL) releases the lock with its process.
     public func withKeyLock<T>(_ key: CacheKey, _ body: () throws -> T) throws -> T {
         guard let descriptor = try keyLocks.lock(key, wait: true) else {
             throw Error.cannotLock(path: keyLocks.path, cause: "the lock was not granted")

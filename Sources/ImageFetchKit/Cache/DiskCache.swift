@@ -8,11 +8,14 @@ import Synchronization
 /// - A file is written whole into `tmp/` first, then renamed into place and its index row inserted
 ///   inside one SQLite write transaction (`BEGIN IMMEDIATE`, which is one lock for all processes).
 ///   A killed writer leaves at most a temporary file (swept later) or a file with no row (an orphan,
-///   removed by `trim`/`verify --fix`), never a row whose file is missing or partial.
+///   removed by `trim`, `verify --fix` and evicting stores), never a row whose file is missing or
+///   partial.
 /// - Removal deletes rows first and commits, then, in a second write transaction, unlinks each
 ///   file that no row references any more. Because renames and unlinks both happen only under the
 ///   write lock, an evicting process can never delete a file another process just stored.
 /// - A hit checks the file's size against the row; a missing or short file is dropped and missed.
+///
+/// The directory must be on a local filesystem: SQLite's WAL needs shared memory between processes.
 ///
 /// Thread safety: all methods may be called from any thread; the one index connection sits behind
 /// a `Mutex`, held only for index work and the rename/unlink that must share its transaction.
@@ -26,10 +29,16 @@ public final class DiskCache: Sendable {
 
     /// Opens the cache in `directory`, creating it (mode 0700, with a `CACHEDIR.TAG`), its folders
     /// and its index as needed, and sweeps temporary files left by killed writers.
+    ///
+    /// - Throws: `DiskCache.Error` only (`cannotWrite` when the directory cannot be made).
     public init(directory: String, configuration: DiskCacheConfiguration = DiskCacheConfiguration()) throws {
         self.directory = (directory as NSString).standardizingPath
         self.configuration = configuration
-        try CacheLocation.prepare(directory: self.directory)
+        do {
+            try CacheLocation.prepare(directory: self.directory)
+        } catch let CacheLocation.Error.cannotCreate(path, cause) {
+            throw Error.cannotWrite(path: path, cause: cause)
+        }
         let temporary = self.directory + "/" + Self.temporaryFolderName
         if mkdir(temporary, 0o700) != 0 && errno != EEXIST {
             throw Error.cannotWrite(path: temporary, cause: errnoDescription())
@@ -42,12 +51,13 @@ public final class DiskCache: Sendable {
     /// The entry stored for `key`, or nil when there is none, it has expired (unless
     /// `includingExpired`, e.g. to revalidate it), or its file is missing or the wrong size — then
     /// the entry is also removed, so it heals on the next store. A hit marks the entry used.
+    /// Another process may still evict the entry after this returns; `contents(of:)` then throws.
     public func entry(for key: CacheKey, includingExpired: Bool = false) throws(Error) -> CacheEntry? {
         let columns = Self.entryColumns
         let found = try withIndex("looking up \(key)") { database -> CacheEntry? in
             var found: CacheEntry?
             try database.query("SELECT \(columns) FROM entries WHERE key = ?", [.text(key.rawValue)]) { row in
-                found = self.entry(from: row)
+                found = self.entry(from: row, knownKey: key)
             }
             return found
         }
@@ -111,6 +121,10 @@ public final class DiskCache: Sendable {
         }
         if let maxSize = configuration.maxSize, totalBytes > maxSize {
             try evict(toBytes: Int64(Double(maxSize) * configuration.trimRatio), sparing: key)
+            // Eviction is rare (it frees half the cache), so it also sweeps the orphans of killed
+            // writers from one shard — the stored key's, which spreads sweeps evenly — so they
+            // cannot pile up outside the size limit between explicit trims.
+            try removeUnindexedFiles(shard: String(key.hash.prefix(2)))
         }
         return entry
     }

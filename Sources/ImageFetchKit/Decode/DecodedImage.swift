@@ -8,8 +8,16 @@ public struct DecodedImage: Sendable, Hashable {
     /// `width * height * 4` bytes.
     public let pixels: [UInt8]
 
-    public init(info: ImageInfo, width: Int, height: Int, pixels: [UInt8]) {
-        precondition(pixels.count == width * height * 4, "RGBA8 pixels must be width * height * 4 bytes")
+    /// An image from RGBA8 `pixels`; nil unless there are exactly `width * height * 4` of them.
+    /// For decoders outside this module.
+    public init?(info: ImageInfo, width: Int, height: Int, pixels: [UInt8]) {
+        guard width >= 0, height >= 0, pixels.count == width * height * 4 else { return nil }
+        self.init(info: info, width: width, height: height, rgba: pixels)
+    }
+
+    /// For this module's decoders, which allocate exactly `width * height * 4` bytes.
+    init(info: ImageInfo, width: Int, height: Int, rgba pixels: [UInt8]) {
+        assert(pixels.count == width * height * 4, "RGBA8 pixels must be width * height * 4 bytes")
         self.info = info
         self.width = width
         self.height = height
@@ -18,7 +26,7 @@ public struct DecodedImage: Sendable, Hashable {
 
     public var frameCount: Int { info.frameCount }
 
-    /// The pixel at (x, y), counted from the top-left corner.
+    /// The pixel at (x, y), counted from the top-left corner; both must lie inside the image.
     public func pixel(x: Int, y: Int) -> RGBA {
         let i = (y * width + x) * 4
         return RGBA(red: pixels[i], green: pixels[i + 1], blue: pixels[i + 2], alpha: pixels[i + 3])

@@ -65,6 +65,18 @@ final class DiskCacheLimitTests: XCTestCase {
         XCTAssertEqual(try cache.entries().map(\.url), ["huge"])
     }
 
+    func testEvictingStoreAlsoSweepsOrphanFilesFromItsShard() throws {
+        let cache = try openCache(maxSize: 2000)
+        try fill(cache, count: 2)
+        let shard = String(key("next").hash.prefix(2))
+        let orphan = "\(directory)/\(shard)/\(String(repeating: "f", count: 64)).png"
+        try FileManager.default.createDirectory(atPath: "\(directory)/\(shard)", withIntermediateDirectories: true)
+        XCTAssertTrue(FileManager.default.createFile(atPath: orphan, contents: Data([1])))
+        try cache.store(Payload.make(seed: 1, size: 1000), info: pngInfo, for: key("next"), url: "next")
+        XCTAssertFalse(FileManager.default.fileExists(atPath: orphan))
+        XCTAssertNotNil(try cache.entry(for: key("next")))
+    }
+
     func testRemoveExpiredKeepsFreshEntries() throws {
         let cache = try openCache(maxAge: 3600)
         try fill(cache, count: 2)

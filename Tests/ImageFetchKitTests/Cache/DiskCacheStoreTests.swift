@@ -147,3 +147,64 @@ final class DiskCacheStoreTests: XCTestCase {
         XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: directory + "/tmp"), [])
     }
 }
+
+final class DiskCacheOpeningTests: XCTestCase {
+    func testPowerLossDurabilityStoresAndFindsEntries() throws {
+        let directory = try makeTemporaryDirectory(self) + "/cache"
+        let cache = try DiskCache(directory: directory, configuration: DiskCacheConfiguration(durability: .powerLoss))
+        let data = Payload.make(seed: 3, size: 10_000)
+        try cache.store(data, info: pngInfo, for: key("a"), url: "a")
+        XCTAssertEqual(try cache.contents(of: try XCTUnwrap(try cache.entry(for: key("a")))), data)
+    }
+
+    func testCacheWrittenByANewerVersionIsRefusedWithAnErrorThatNamesTheDirectory() throws {
+        let directory = try makeTemporaryDirectory(self) + "/cache"
+        _ = try DiskCache(directory: directory)
+        let database = try SQLiteDatabase(path: directory + "/index.sqlite", busyTimeoutMilliseconds: 1000)
+        try database.execute("PRAGMA user_version = 99")
+        XCTAssertThrowsError(try DiskCache(directory: directory)) { error in
+            guard case .newerIndexVersion(let named, 99) = error as? DiskCache.Error else { return XCTFail("\(error)") }
+            XCTAssertEqual(named, directory)
+            XCTAssertTrue(String(describing: error).contains("newer imgfetch"))
+        }
+    }
+
+    func testDirectoryThatCannotBeCreatedIsACacheErrorNamingIt() throws {
+        let root = try makeTemporaryDirectory(self)
+        XCTAssertTrue(FileManager.default.createFile(atPath: root + "/file", contents: Data([1])))
+        XCTAssertThrowsError(try DiskCache(directory: root + "/file/cache")) { error in
+            guard case .cannotWrite(let path, _) = error as? DiskCache.Error else { return XCTFail("\(error)") }
+            XCTAssertEqual(path, root + "/file/cache")
+        }
+    }
+
+    func testIndexThatIsNotADatabaseIsReportedNotCrashed() throws {
+        let directory = try makeTemporaryDirectory(self) + "/cache"
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        try Data(repeating: 0x41, count: 8192).write(to: URL(fileURLWithPath: directory + "/index.sqlite"))
+        XCTAssertThrowsError(try DiskCache(directory: directory)) { error in
+            guard case .index(let named, _, _, false) = error as? DiskCache.Error else { return XCTFail("\(error)") }
+            XCTAssertEqual(named, directory)
+        }
+    }
+
+    func testManyThreadsStoringAndReadingAtOnceKeepTheIndexAndTotalsExact() throws {
+        let cache = try DiskCache(directory: try makeTemporaryDirectory(self) + "/cache")
+        DispatchQueue.concurrentPerform(iterations: 8) { worker in
+            for round in 0..<40 {
+                let name = "\(worker)-\(round)"
+                do {
+                    try cache.store(Payload.make(seed: UInt64(round), size: 500 + round), info: pngInfo, for: key(name), url: name)
+                } catch {
+                    XCTFail("\(error)")
+                }
+                if let entry = try? cache.entry(for: key("\(worker)-\(round / 2)")) {
+                    XCTAssertTrue(Payload.isWhole((try? cache.contents(of: entry)) ?? Data()))
+                }
+            }
+        }
+        let entries = try cache.entries()
+        XCTAssertEqual(entries.count, 320)
+        XCTAssertEqual(try cache.statistics().bytes, entries.map(\.bytes).reduce(0, +))
+    }
+}

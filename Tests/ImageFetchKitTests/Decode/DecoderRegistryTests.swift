@@ -53,6 +53,12 @@ final class DecoderRegistryTests: XCTestCase {
         XCTAssertEqual(try withoutPNG.registering(PNGDecoder()).probe(data).width, 64)
     }
 
+    func testADecodedImageFromOutsideMustHoldExactlyItsPixels() {
+        let info = ImageInfo(format: .png, width: 2, height: 1)
+        XCTAssertNotNil(DecodedImage(info: info, width: 2, height: 1, pixels: [UInt8](repeating: 0, count: 8)))
+        XCTAssertNil(DecodedImage(info: info, width: 2, height: 1, pixels: [UInt8](repeating: 0, count: 7)))
+    }
+
     func testErrorDescriptionsAreSentences() {
         let errors: [DecodeError] = [
             .unsupportedFormat(.tiff), .unsupportedFormat(nil), .truncated(.gif),

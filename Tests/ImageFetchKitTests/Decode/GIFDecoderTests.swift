@@ -19,6 +19,14 @@ final class GIFDecoderTests: XCTestCase {
         assertPixel(image, Fixture.white, is: .opaqueWhite)
     }
 
+    func testInterlacedGIFDecodesRowsInTheirPlaces() throws {
+        let data = try Fixture.data("interlaced.gif")
+        XCTAssertTrue(try registry.probe(data).isProgressive)
+        let image = try registry.decode(data)
+        XCTAssertEqual(image, try registry.decode(try Fixture.data("static.gif")).withInfo(of: image))
+        assertPixel(image, Fixture.blue, is: .opaqueBlue)
+    }
+
     func testAnimatedGIFCountsItsFramesAndDecodesTheFirst() throws {
         let data = try Fixture.data("animated.gif")
         XCTAssertEqual(try registry.probe(data).frameCount, 3)
@@ -42,5 +50,12 @@ final class GIFDecoderTests: XCTestCase {
         let error = decodeError { () throws(DecodeError) in try registry.probe(data) }
         guard case .corrupt(.gif, let reason)? = error else { return XCTFail("got \(String(describing: error))") }
         XCTAssertTrue(reason.contains("0x99"), reason)
+    }
+}
+
+private extension DecodedImage {
+    /// The same pixels described by `other`'s info, to compare pixels alone.
+    func withInfo(of other: DecodedImage) -> DecodedImage {
+        DecodedImage(info: other.info, width: width, height: height, rgba: pixels)
     }
 }

@@ -8,6 +8,8 @@
 //                                          random stores, lookups (checking every byte) and removes;
 //                                          prints "ok" or exits 1 on the first corrupt read.
 //   cache-hammer write-loop DIR MAXSIZE    stores payloads forever, printing "stored N" after each.
+//   cache-hammer bench-hits DIR ENTRIES SIZE LOOKUPS [DISTINCT]  time of a disk hit (see Bench.swift)
+//   cache-hammer bench-stores DIR COUNT SIZE fsync|nofsync time of stores
 //
 // Payloads check themselves (see Payload.swift), so any reader can tell a whole file from a damaged one.
 import Foundation
@@ -95,6 +97,14 @@ do {
             count += 1
             say("stored \(count)")
         }
+
+    case ("bench-hits", 5), ("bench-hits", 6):
+        try Bench.hits(
+            directory: word(1), entries: Int(word(2)) ?? 100, size: Int(word(3)) ?? 4096,
+            lookups: Int(word(4)) ?? 10_000, distinct: Int(word(5)))
+
+    case ("bench-stores", 5):
+        try Bench.stores(directory: word(1), count: Int(word(2)) ?? 1000, size: Int(word(3)) ?? 280_000, powerLoss: word(4) == "fsync")
 
     default:
         fail("usage: cache-hammer fetch-once|stress|write-loop ... (see main.swift)")

@@ -24,6 +24,11 @@ public struct GIFDecoder: ImageDecoding {
 
     public func decode(_ data: Data, info: ImageInfo) throws(DecodeError) -> DecodedImage {
         let pixels = try GifLib.decodeFirstFrameRGBA(data, width: info.width, height: info.height)
-        return DecodedImage(info: info, width: info.width, height: info.height, pixels: pixels)
+        return DecodedImage(info: info, width: info.width, height: info.height, rgba: pixels)
+    }
+
+    /// Decodes every frame without painting a canvas the size of the image.
+    public func verifyDecoding(_ data: Data, info: ImageInfo) throws(DecodeError) {
+        try GifLib.verifyDecoding(data)
     }
 }

@@ -7,28 +7,11 @@ enum GifLib {
     /// The first frame painted on a transparent `width` × `height` canvas (the logical screen).
     static func decodeFirstFrameRGBA(_ data: Data, width: Int, height: Int) throws(DecodeError) -> [UInt8] {
         var failure: DecodeError?
-        let byteCount = width * height * 4
-        let pixels = PixelBuffer.make(byteCount: byteCount) { canvas in
-            failure = data.withUnsafeBytes { source in
-                var reader = MemoryReader(base: source.baseAddress, count: source.count, offset: 0)
-                return withUnsafeMutablePointer(to: &reader) { reader in
-                    var status: Int32 = 0
-                    guard let gif = DGifOpen(reader, readFromMemory, &status) else { return error(status) }
-                    defer { DGifCloseFile(gif, &status) }
-                    guard DGifSlurp(gif) == GIF_OK else { return error(gif.pointee.Error) }
-                    guard gif.pointee.ImageCount > 0, let frame = gif.pointee.SavedImages else {
-                        return .corrupt(.gif, reason: "it has no image in it")
-                    }
-                    var control = GraphicsControlBlock()
-                    let transparent = DGifSavedExtensionToGCB(gif, 0, &control) == GIF_OK ? Int(control.TransparentColor) : -1
-                    let colors = frame.pointee.ImageDesc.ColorMap ?? gif.pointee.SColorMap
-                    guard let colors, let raster = frame.pointee.RasterBits else {
-                        return .corrupt(.gif, reason: "the first image has no colour table")
-                    }
-                    paint(frame.pointee.ImageDesc, raster: raster, colors: colors.pointee, transparent: transparent,
-                          on: canvas, width: width, height: height)
-                    return nil
-                }
+        let pixels = PixelBuffer.make(byteCount: width * height * 4) { canvas in
+            failure = slurp(data) { gif throws(DecodeError) in
+                let frame = try firstFrame(of: gif)
+                paint(frame.desc, raster: frame.raster, palette: frame.palette, transparent: frame.transparent,
+                      on: canvas, width: width, height: height)
             }
             if failure != nil { canvas.initialize(repeating: 0) }
         }
@@ -36,17 +19,75 @@ enum GifLib {
         return pixels
     }
 
+    /// Decodes every frame, and turns the first frame's rows to RGBA through one reused row, so
+    /// that no canvas the size of the image is ever allocated.
+    static func verifyDecoding(_ data: Data) throws(DecodeError) {
+        let failure = slurp(data) { gif throws(DecodeError) in
+            let frame = try firstFrame(of: gif)
+            let width = Int(frame.desc.Width)
+            var row = [UInt32](repeating: 0, count: width)
+            row.withUnsafeMutableBufferPointer { row in
+                for y in 0..<Int(frame.desc.Height) {
+                    let source = frame.raster + y * width
+                    for x in 0..<width { row[x] = frame.palette[Int(source[x])] }
+                }
+            }
+        }
+        if let failure { throw failure }
+    }
+
+    /// Opens `data` with giflib, decodes every frame (`DGifSlurp`), and hands the file to `body`.
+    private static func slurp(
+        _ data: Data, _ body: (UnsafeMutablePointer<GifFileType>) throws(DecodeError) -> Void
+    ) -> DecodeError? {
+        data.withUnsafeBytes { source in
+            var reader = MemoryReader(base: source.baseAddress, count: source.count, offset: 0)
+            return withUnsafeMutablePointer(to: &reader) { reader in
+                var status: Int32 = 0
+                guard let gif = DGifOpen(reader, readFromMemory, &status) else { return error(status) }
+                defer { DGifCloseFile(gif, &status) }
+                guard DGifSlurp(gif) == GIF_OK else { return error(gif.pointee.Error) }
+                do throws(DecodeError) {
+                    try body(gif)
+                    return nil
+                } catch {
+                    return error
+                }
+            }
+        }
+    }
+
+    private struct Frame {
+        var desc: GifImageDesc
+        var raster: UnsafeMutablePointer<GifByteType>
+        /// RGBA bytes in memory order per colour index; the transparent index is transparent black.
+        var palette: [UInt32]
+        var transparent: Int
+    }
+
+    private static func firstFrame(of gif: UnsafeMutablePointer<GifFileType>) throws(DecodeError) -> Frame {
+        guard gif.pointee.ImageCount > 0, let frame = gif.pointee.SavedImages else {
+            throw .corrupt(.gif, reason: "it has no image in it")
+        }
+        var control = GraphicsControlBlock()
+        let transparent = DGifSavedExtensionToGCB(gif, 0, &control) == GIF_OK ? Int(control.TransparentColor) : -1
+        guard let colors = frame.pointee.ImageDesc.ColorMap ?? gif.pointee.SColorMap, let raster = frame.pointee.RasterBits else {
+            throw .corrupt(.gif, reason: "the first image has no colour table")
+        }
+        var palette = [UInt32](repeating: 0, count: 256)
+        for index in 0..<Int(min(colors.pointee.ColorCount, 256)) where index != transparent {
+            let c = colors.pointee.Colors[index]
+            palette[index] = (UInt32(c.Red) | UInt32(c.Green) << 8 | UInt32(c.Blue) << 16 | 0xFF00_0000).littleEndian
+        }
+        return Frame(desc: frame.pointee.ImageDesc, raster: raster, palette: palette, transparent: transparent)
+    }
+
     /// Copies the frame's colour-mapped raster into the canvas, clipped to the logical screen.
     /// What the frame leaves uncovered (outside it, or its transparent index) is transparent black.
     private static func paint(
-        _ desc: GifImageDesc, raster: UnsafeMutablePointer<GifByteType>, colors: ColorMapObject, transparent: Int,
+        _ desc: GifImageDesc, raster: UnsafeMutablePointer<GifByteType>, palette: [UInt32], transparent: Int,
         on canvas: UnsafeMutableBufferPointer<UInt8>, width: Int, height: Int
     ) {
-        var palette = [UInt32](repeating: 0, count: 256)  // RGBA bytes in memory order
-        for index in 0..<Int(min(colors.ColorCount, 256)) where index != transparent {
-            let c = colors.Colors[index]
-            palette[index] = UInt32(c.Red) | UInt32(c.Green) << 8 | UInt32(c.Blue) << 16 | 0xFF00_0000
-        }
         let left = Int(desc.Left), top = Int(desc.Top), frameWidth = Int(desc.Width), frameHeight = Int(desc.Height)
         let columns = max(0, min(frameWidth, width - left))
         let rows = max(0, min(frameHeight, height - top))
@@ -60,10 +101,10 @@ enum GifLib {
                     let source = raster + row * frameWidth
                     let target = base + (top + row) * width + left
                     if transparent < 0 {
-                        for column in 0..<columns { target[column] = palette[Int(source[column])].littleEndian }
+                        for column in 0..<columns { target[column] = palette[Int(source[column])] }
                     } else {
                         for column in 0..<columns where Int(source[column]) != transparent {
-                            target[column] = palette[Int(source[column])].littleEndian
+                            target[column] = palette[Int(source[column])]
                         }
                     }
                 }

@@ -37,7 +37,7 @@ public struct JPEGDecoder: ImageDecoding {
             cmyk: header.components == 4 ? (header.hasAdobeMarker ? .inverted : .plain) : nil,
             needsFreshDecompressor: !header.definesItsOwnTables
         )
-        let stored = DecodedImage(info: info, width: header.width, height: header.height, pixels: pixels)
+        let stored = DecodedImage(info: info, width: header.width, height: header.height, rgba: pixels)
         return stored.turnedUpright()
     }
 

@@ -40,6 +40,6 @@ public struct PNGDecoder: ImageDecoding {
 
     public func decode(_ data: Data, info: ImageInfo) throws(DecodeError) -> DecodedImage {
         let pixels = try LibPNG.decodeRGBA(data, width: info.width, height: info.height)
-        return DecodedImage(info: info, width: info.width, height: info.height, pixels: pixels)
+        return DecodedImage(info: info, width: info.width, height: info.height, rgba: pixels)
     }
 }

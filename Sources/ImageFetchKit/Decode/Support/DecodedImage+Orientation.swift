@@ -20,6 +20,6 @@ extension DecodedImage {
                 }
             }
         }
-        return DecodedImage(info: info, width: outWidth, height: outHeight, pixels: turned)
+        return DecodedImage(info: info, width: outWidth, height: outHeight, rgba: turned)
     }
 }

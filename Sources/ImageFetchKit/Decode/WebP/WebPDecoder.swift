@@ -24,6 +24,6 @@ public struct WebPDecoder: ImageDecoding {
         let pixels = info.frameCount > 1
             ? try LibWebP.decodeAnimationRGBA(data, width: info.width, height: info.height, frameCount: info.frameCount)
             : try LibWebP.decodeRGBA(data, width: info.width, height: info.height)
-        return DecodedImage(info: info, width: info.width, height: info.height, pixels: pixels)
+        return DecodedImage(info: info, width: info.width, height: info.height, rgba: pixels)
     }
 }

@@ -1,0 +1,73 @@
+# nginx on 127.0.0.1 for the benchmark (source it after common.sh): a throwaway configuration under
+# $BENCH_OUT/nginx, started by nginx_start and stopped when the mode exits, Ctrl-C included.
+#
+# After nginx_start ROOT:
+#   NGINX_URL         http://127.0.0.1:PORT, serving ROOT; /small/ANYTHING serves ROOT/tiny.png
+#   NGINX_ACCESS_LOG  one line per request: "URI STATUS BYTES" (unbuffered, so it can be counted
+#                     as soon as a client is done)
+
+nginx_start() {
+  local root="$1" prefix="$BENCH_OUT/nginx" port user_line=""
+  mkdir -p "$prefix/tmp"
+  port="$(bench_free_port)"
+  # Started as root, nginx would run its workers as nobody, who may not read the corpus.
+  [ "$(id -u)" -ne 0 ] || user_line="user root;"
+  NGINX_ACCESS_LOG="$prefix/access.log"
+  : > "$NGINX_ACCESS_LOG"
+  cat > "$prefix/nginx.conf" <<EOF
+$user_line
+daemon off;
+worker_processes auto;
+pid $prefix/nginx.pid;
+error_log $prefix/error.log warn;
+events { worker_connections 4096; }
+http {
+  log_format uri '\$request_uri \$status \$body_bytes_sent';
+  access_log $NGINX_ACCESS_LOG uri;
+  types { image/jpeg jpg; image/png png; image/webp webp; image/gif gif; }
+  default_type application/octet-stream;
+  sendfile on;
+  tcp_nopush on;
+  tcp_nodelay on;
+  keepalive_requests 1000000;
+  client_body_temp_path $prefix/tmp/body;
+  proxy_temp_path $prefix/tmp/proxy;
+  fastcgi_temp_path $prefix/tmp/fastcgi;
+  uwsgi_temp_path $prefix/tmp/uwsgi;
+  scgi_temp_path $prefix/tmp/scgi;
+  server {
+    listen 127.0.0.1:$port;
+    root $root;
+    location /small/ { rewrite ^ /tiny.png break; }
+  }
+}
+EOF
+  nginx -p "$prefix" -c "$prefix/nginx.conf" -e "$prefix/error.log" &
+  NGINX_PID=$!
+  bench_on_exit nginx_stop
+  NGINX_URL="http://127.0.0.1:$port"
+  local i
+  for ((i = 0; i < 200; i++)); do
+    if [ "$(curl -s -o /dev/null -w '%{http_code}' "$NGINX_URL/")" != 000 ]; then
+      log "nginx serving $root at $NGINX_URL"
+      return 0
+    fi
+    kill -0 "$NGINX_PID" 2>/dev/null || break
+    sleep 0.05
+  done
+  log "nginx did not start (see $prefix/error.log)"
+  return 1
+}
+
+nginx_stop() {
+  [ -n "${NGINX_PID:-}" ] || return 0
+  kill -TERM "$NGINX_PID" 2>/dev/null || true
+  wait "$NGINX_PID" 2>/dev/null || true
+  NGINX_PID=""
+}
+
+# Bytes in the access log now; pass it to nginx_requests_since to see only later requests.
+nginx_log_mark() { stat -c %s "$NGINX_ACCESS_LOG"; }
+
+# The request URIs logged after MARK, one a line.
+nginx_requests_since() { tail -c +"$(($1 + 1))" "$NGINX_ACCESS_LOG" | awk '{ print $1 }'; }
