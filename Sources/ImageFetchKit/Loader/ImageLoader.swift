@@ -13,7 +13,7 @@ public final class ImageLoader: Sendable {
     /// What this process has loaded: metadata (and the bytes when they have no disk file).
     let memoryCache: MemoryCache<CacheKey, LoadedImage>
     let inFlight = InFlightLoads()
-    private let openedDiskCache = Mutex<Result<DiskCache, any Error & Sendable>?>(nil)
+    private let openedDiskCache = Mutex<Result<DiskCache, DiskCache.Error>?>(nil)
     private let openedDataLoader = Mutex<(any DataLoading)?>(nil)
 
     public init(configuration: LoaderConfiguration) {
@@ -42,20 +42,16 @@ public final class ImageLoader: Sendable {
 
     /// The disk cache, opened on first use (creating the directory and index as needed); a failure
     /// to open it is remembered, so every load reports it without retrying.
-    ///
-    /// - Throws: `DiskCache.Error`, or `CacheLocation.Error` when the directory cannot be made.
-    public func diskCache() throws -> DiskCache {
-        let result = openedDiskCache.withLock { opened -> Result<DiskCache, any Error & Sendable> in
+    public func diskCache() throws(DiskCache.Error) -> DiskCache {
+        let result = openedDiskCache.withLock { opened -> Result<DiskCache, DiskCache.Error> in
             if let opened { return opened }
-            let result: Result<DiskCache, any Error & Sendable>
+            let result: Result<DiskCache, DiskCache.Error>
             do {
                 result = .success(try DiskCache(directory: configuration.cacheDirectory, configuration: configuration.diskCache))
             } catch let error as DiskCache.Error {
                 result = .failure(error)
-            } catch let error as CacheLocation.Error {
-                result = .failure(error)
             } catch {
-                result = .failure(DiskCache.Error.cannotWrite(path: configuration.cacheDirectory, cause: String(describing: error)))
+                result = .failure(.cannotWrite(path: configuration.cacheDirectory, cause: String(describing: error)))
             }
             opened = result
             return result
@@ -65,15 +61,7 @@ public final class ImageLoader: Sendable {
 
     /// `diskCache()` with its failure as the `LoaderError` for `url`.
     func diskCache(for url: URL) throws(LoaderError) -> DiskCache {
-        do {
-            return try diskCache()
-        } catch let error as CacheLocation.Error {
-            throw .cacheUnavailable(url, error)
-        } catch let error as DiskCache.Error {
-            throw .cache(url, error)
-        } catch {
-            throw .cache(url, .cannotWrite(path: configuration.cacheDirectory, cause: String(describing: error)))
-        }
+        do { return try diskCache() } catch { throw .cache(url, error) }
     }
 
     /// The data loader, created on first use.

@@ -32,14 +32,11 @@ public enum LoaderError: Error, Sendable, CustomStringConvertible {
     case invalidImage(URL, DecodeError)
     /// The cache could not be read or written.
     case cache(URL, DiskCache.Error)
-    /// The cache directory could not be found or created.
-    case cacheUnavailable(URL, CacheLocation.Error)
 
     public var url: String {
         switch self {
         case .invalidURL(let text): text
-        case .notCached(let url), .blocked(let url, _, _), .download(let url, _), .invalidImage(let url, _),
-             .cache(let url, _), .cacheUnavailable(let url, _):
+        case .notCached(let url), .blocked(let url, _, _), .download(let url, _), .invalidImage(let url, _), .cache(let url, _):
             url.absoluteString
         }
     }
@@ -50,7 +47,7 @@ public enum LoaderError: Error, Sendable, CustomStringConvertible {
         case .notCached: .notCached
         case .blocked: .blocked
         case .invalidImage: .notAnImage
-        case .cache, .cacheUnavailable: .file
+        case .cache: .file
         case .download(_, let error):
             switch error.kind {
             case .http: .http
@@ -67,7 +64,7 @@ public enum LoaderError: Error, Sendable, CustomStringConvertible {
         switch self {
         case .download(_, let error): !error.isTransient && error.kind != .unsupportedScheme
         case .invalidImage: true
-        case .invalidURL, .notCached, .blocked, .cache, .cacheUnavailable: false
+        case .invalidURL, .notCached, .blocked, .cache: false
         }
     }
 
@@ -86,8 +83,6 @@ public enum LoaderError: Error, Sendable, CustomStringConvertible {
         case .invalidImage(_, let error):
             return error.description
         case .cache(_, let error):
-            return error.description
-        case .cacheUnavailable(_, let error):
             return error.description
         }
     }
