@@ -24,7 +24,7 @@ struct IMGFetch: AsyncParsableCommand {
               CACHE/xx/HASH.EXT   An image: SHA-256 of its key, the format's extension.
               CACHE/index.sqlite  The index: entries, validators, times, failed URLs.
               CACHE/keys.lock     Per-key locks: processes fetch a URL only once.
-              CACHE/tmp/          Files being written (leftovers are swept).
+              CACHE/xx/*.tmp      Files being written (leftovers are swept by trim).
               CACHE/CACHEDIR.TAG  Tells backup tools the directory is a cache.
 
             EXIT STATUS:

@@ -5,7 +5,8 @@ import Synchronization
 /// metadata, safe to share between any number of processes and threads, and across crashes.
 ///
 /// How it stays consistent (every method follows these):
-/// - A file is written whole into `tmp/` first, then renamed into place and its index row inserted
+/// - A file is written whole into a temporary file beside its final name first, then renamed into
+///   place and its index row inserted
 ///   inside one SQLite write transaction (`BEGIN IMMEDIATE`, which is one lock for all processes).
 ///   A killed writer leaves at most a temporary file (swept later) or a file with no row (an orphan,
 ///   removed by `trim`, `verify --fix` and evicting stores), never a row whose file is missing or
@@ -28,7 +29,8 @@ public final class DiskCache: Sendable {
     let keyLocks: KeyLockFile
 
     /// Opens the cache in `directory`, creating it (mode 0700, with a `CACHEDIR.TAG`), its folders
-    /// and its index as needed, and sweeps temporary files left by killed writers.
+    /// and its index as needed. Temporary files left by killed writers are swept by `trim`,
+    /// `verify` with `fix` and evicting stores, not here: that would scan every shard folder.
     ///
     /// - Throws: `DiskCache.Error` only (`cannotWrite` when the directory cannot be made).
     public init(directory: String, configuration: DiskCacheConfiguration = DiskCacheConfiguration()) throws {
@@ -39,10 +41,6 @@ public final class DiskCache: Sendable {
         } catch let CacheLocation.Error.cannotCreate(path, cause) {
             throw Error.cannotWrite(path: path, cause: cause)
         }
-        let temporary = self.directory + "/" + Self.temporaryFolderName
-        if mkdir(temporary, 0o700) != 0 && errno != EEXIST {
-            throw Error.cannotWrite(path: temporary, cause: errnoDescription())
-        }
         let keyLocks = try KeyLockFile(path: self.directory + "/keys.lock")
         self.keyLocks = keyLocks
         // Processes opening a new cache at once would race to create the index and switch it to
@@ -50,7 +48,6 @@ public final class DiskCache: Sendable {
         let setup = try keyLocks.lockIndexSetup()
         defer { keyLocks.unlock(setup) }
         self.index = Mutex(try Self.openIndex(directory: self.directory, configuration: configuration))
-        sweepTemporaryFiles()
     }
 
     /// The entry stored for `key`, or nil when there is none, it has expired (unless
@@ -110,9 +107,9 @@ public final class DiskCache: Sendable {
         _ data: Data, info: CachedImageInfo, for key: CacheKey, url: String,
         validators: CacheValidators = CacheValidators(), expiresAt: Date? = nil
     ) throws(Error) -> CacheEntry {
-        let temporaryFile = try writeTemporaryFile(data)
-        let now = configuration.currentDate()
         let relativePath = key.relativePath(fileExtension: info.format.fileExtension)
+        let temporaryFile = try writeTemporaryFile(data, beside: relativePath)
+        let now = configuration.currentDate()
         let entry = CacheEntry(
             key: key, url: url, path: absolutePath(relativePath), format: info.format,
             width: info.width, height: info.height, bytes: Int64(data.count), validators: validators,
@@ -126,10 +123,12 @@ public final class DiskCache: Sendable {
         }
         if let maxSize = configuration.maxSize, totalBytes > maxSize {
             try evict(toBytes: Int64(Double(maxSize) * configuration.trimRatio), sparing: key)
-            // Eviction is rare (it frees half the cache), so it also sweeps the orphans of killed
-            // writers from one shard — the stored key's, which spreads sweeps evenly — so they
-            // cannot pile up outside the size limit between explicit trims.
-            try removeUnindexedFiles(shard: String(key.hash.prefix(2)))
+            // Eviction is rare (it frees half the cache), so it also sweeps the orphans and stale
+            // temporary files of killed writers from one shard — the stored key's, which spreads
+            // sweeps evenly — so they cannot pile up outside the size limit between explicit trims.
+            let shard = String(key.hash.prefix(2))
+            try removeUnindexedFiles(shard: shard)
+            sweepTemporaryFiles(shard: shard)
         }
         return entry
     }

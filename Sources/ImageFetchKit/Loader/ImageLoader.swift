@@ -107,9 +107,6 @@ public final class ImageLoader: Sendable {
         var kept = image
         // A disk-backed image is remembered without its bytes: the file is the copy.
         if kept.fileURL != nil { kept.data = nil }
-        memoryCache.insert(kept, for: key, cost: (kept.data?.count ?? 0) + Self.metadataCost)
+        memoryCache.insert(kept, for: key, cost: kept.memoryCost(for: key))
     }
-
-    /// What one remembered entry costs besides its bytes: its key, path and fields, rounded up.
-    static let metadataCost = 1024
 }

@@ -23,4 +23,7 @@ final class InFlightLoads: Sendable {
         if !joined { _ = tasks.withLock { $0.removeValue(forKey: key) } }
         return (outcome, joined)
     }
+
+    /// Loads running now.
+    var count: Int { tasks.withLock { $0.count } }
 }

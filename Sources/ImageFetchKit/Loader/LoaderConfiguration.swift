@@ -8,8 +8,8 @@ public struct LoaderConfiguration: Sendable {
     public var cacheDirectory: String
     /// Max age, max size and durability of the disk cache.
     public var diskCache: DiskCacheConfiguration
-    /// Bytes the memory cache may hold; an entry backed by a disk file counts 1 KiB of metadata,
-    /// one held in memory only (`noDiskCache`) its bytes too.
+    /// Bytes the memory cache may hold: an entry backed by a disk file counts its metadata (about
+    /// 900 bytes, see `LoadedImage.memoryCost`), one held in memory only (`noDiskCache`) its bytes too.
     public var memoryCostLimit: Int
     /// Transfers running at once when `dataLoader` is the default downloader.
     public var maxConcurrentTransfers: Int

@@ -45,8 +45,9 @@ struct PrefetchCommand: AsyncParsableCommand {
             throw ExitStatus.fileError.exitCode
         }
         // A small memory cache keeps a long run flat: it only has to catch repeats close together
-        // (about 4000 recent entries); anything older is a disk hit.
-        let loader = try loaderOptions.makeLoader(concurrency: jobs, memoryCostLimit: 4 * 1024 * 1024)
+        // (about 1000 recent entries; loads in flight share their result anyway); anything older is
+        // a disk hit.
+        let loader = try loaderOptions.makeLoader(concurrency: jobs, memoryCostLimit: 1024 * 1024)
         let stdout = StandardOutput.shared
         let display = ProgressDisplay(quiet: outputOptions.quiet, total: nil) { reader.fractionRead }
         let (json, verbose) = (self.json, outputOptions.verbose)

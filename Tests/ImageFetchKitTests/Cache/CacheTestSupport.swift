@@ -63,3 +63,9 @@ enum Payload {
 let pngInfo = CachedImageInfo(format: .png, width: 3, height: 2)
 
 func key(_ name: String) -> CacheKey { CacheKey("https://example.test/\(name)") }
+
+/// Writes in progress (`*.tmp`) anywhere under `directory`, as relative paths.
+func temporaryFiles(in directory: String) -> [String] {
+    let names = FileManager.default.enumerator(atPath: directory)?.compactMap { $0 as? String } ?? []
+    return names.filter { $0.hasSuffix(".tmp") }
+}

@@ -115,9 +115,11 @@ final class DiskCacheLimitTests: XCTestCase {
     func testTrimDeletesStaleTemporaryFilesAndFilesNoEntryReferences() throws {
         let cache = try openCache()
         try fill(cache, count: 1)
-        let stale = directory + "/tmp/stale.tmp", fresh = directory + "/tmp/fresh.tmp"
+        let stale = directory + "/ab/1-1.tmp", fresh = directory + "/cd/1-2.tmp"
         let orphan = directory + "/ab/" + String(repeating: "ab", count: 32) + ".png"
-        try FileManager.default.createDirectory(atPath: directory + "/ab", withIntermediateDirectories: true)
+        for shard in ["ab", "cd"] {
+            try FileManager.default.createDirectory(atPath: directory + "/" + shard, withIntermediateDirectories: true)
+        }
         for path in [stale, fresh, orphan] { XCTAssertTrue(FileManager.default.createFile(atPath: path, contents: Data([1]))) }
         let hourAgo = clock.date().addingTimeInterval(-3601)
         try FileManager.default.setAttributes([.modificationDate: hourAgo], ofItemAtPath: stale)
@@ -129,13 +131,24 @@ final class DiskCacheLimitTests: XCTestCase {
         XCTAssertNotNil(try cache.entry(for: key("0")))
     }
 
-    func testOpeningTheCacheSweepsStaleTemporaryFiles() throws {
-        _ = try openCache()
-        let stale = directory + "/tmp/killed-writer.tmp"
-        XCTAssertTrue(FileManager.default.createFile(atPath: stale, contents: Data([1])))
-        try FileManager.default.setAttributes([.modificationDate: clock.date().addingTimeInterval(-7200)], ofItemAtPath: stale)
-        _ = try openCache()
-        XCTAssertFalse(FileManager.default.fileExists(atPath: stale))
+    func testAStoreWritesItsTemporaryFileBesideTheEntryAndLeavesNoneBehind() throws {
+        let cache = try openCache()
+        let entry = try cache.store(Payload.make(seed: 1, size: 500), info: pngInfo, for: key("a"), url: "a")
+        let shard = (entry.path as NSString).deletingLastPathComponent
+        XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: shard), [(entry.path as NSString).lastPathComponent])
+        XCTAssertFalse(FileManager.default.fileExists(atPath: directory + "/tmp"), "no shared folder for writes in progress")
+    }
+
+    func testVerifyDoesNotCountAYoungTemporaryFileAsUnindexed() throws {
+        let cache = try openCache()
+        let entry = try cache.store(Payload.make(seed: 1, size: 500), info: pngInfo, for: key("a"), url: "a")
+        let writing = (entry.path as NSString).deletingLastPathComponent + "/99-1.tmp"
+        XCTAssertTrue(FileManager.default.createFile(atPath: writing, contents: Data([1])))
+        try FileManager.default.setAttributes([.modificationDate: clock.date()], ofItemAtPath: writing)
+        let result = try cache.verify(fix: true) { _ in }
+        XCTAssertEqual(result.unindexedFiles, 0)
+        XCTAssertEqual(result.temporaryFilesRemoved, 0)
+        XCTAssertTrue(FileManager.default.fileExists(atPath: writing), "a live writer's file is left alone")
     }
 
     func testListingSortsByEachOrder() throws {

@@ -43,7 +43,7 @@ final class DiskCacheMultiProcessTests: XCTestCase {
         XCTAssertEqual(verification.unindexedFiles, 0, "no file may be left without its entry")
         let statistics = try cache.statistics()
         XCTAssertEqual(statistics.bytes, try cache.entries().map(\.bytes).reduce(0, +), "the running total drifted")
-        XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: directory + "/tmp"), [])
+        XCTAssertEqual(temporaryFiles(in: directory), [])
     }
 
     func testProcessesOpeningAFreshCacheAtOnceAllOpenIt() throws {

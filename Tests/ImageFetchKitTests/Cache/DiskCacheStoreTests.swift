@@ -144,7 +144,7 @@ final class DiskCacheStoreTests: XCTestCase {
     func testNoTemporaryFileRemainsAfterStores() throws {
         let cache = try openCache()
         for index in 0..<20 { try cache.store(Payload.make(seed: UInt64(index), size: 100), info: pngInfo, for: key("\(index)"), url: "u") }
-        XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: directory + "/tmp"), [])
+        XCTAssertEqual(temporaryFiles(in: directory), [])
     }
 }
 
