@@ -43,8 +43,13 @@ public final class DiskCache: Sendable {
         if mkdir(temporary, 0o700) != 0 && errno != EEXIST {
             throw Error.cannotWrite(path: temporary, cause: errnoDescription())
         }
+        let keyLocks = try KeyLockFile(path: self.directory + "/keys.lock")
+        self.keyLocks = keyLocks
+        // Processes opening a new cache at once would race to create the index and switch it to
+        // WAL, and SQLite answers one of them "locked" at once, without waiting: open one at a time.
+        let setup = try keyLocks.lockIndexSetup()
+        defer { keyLocks.unlock(setup) }
         self.index = Mutex(try Self.openIndex(directory: self.directory, configuration: configuration))
-        self.keyLocks = try KeyLockFile(path: self.directory + "/keys.lock")
         sweepTemporaryFiles()
     }
 

@@ -29,7 +29,7 @@ extension CacheCommand {
             let report: DiskCache.Verification
             do {
                 report = try cache.verify(fix: fix) { data in
-                    if decode { _ = try registry.decode(data) } else { try registry.validate(data) }
+                    if decode { _ = try registry.verifyDecoding(data) } else { try registry.validate(data) }
                 }
             } catch {
                 throw CacheCommand.fail(error)
