@@ -6,6 +6,7 @@ extension CacheCommand {
     /// `cache verify`: re-check every entry; with `--fix`, drop what is damaged.
     struct Verify: ParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "verify",
             abstract: "Re-check every entry's file and image data; with --fix, remove what is damaged.",
             discussion: """
                 Prints one line per damaged entry on stdout (tab-separated: file, URL, reason) and a \
