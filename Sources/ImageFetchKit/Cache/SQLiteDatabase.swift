@@ -107,14 +107,15 @@ final class SQLiteDatabase {
     /// Runs `body` in a write transaction taken at once (`BEGIN IMMEDIATE`), so it holds SQLite's
     /// write lock from the start: every process's writes are serialised, and a `busy` waits for the
     /// busy timeout instead of failing mid-transaction. Rolls back if `body` throws.
+    /// BEGIN and COMMIT are prepared once like any statement (`execute` would parse them each time).
     func writeTransaction<T>(_ body: () throws -> T) throws -> T {
-        try execute("BEGIN IMMEDIATE")
+        try run("BEGIN IMMEDIATE")
         do {
             let result = try body()
-            try execute("COMMIT")
+            try run("COMMIT")
             return result
         } catch {
-            try? execute("ROLLBACK")
+            _ = try? run("ROLLBACK")
             throw error
         }
     }
