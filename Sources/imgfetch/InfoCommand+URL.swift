@@ -27,7 +27,7 @@ extension InfoCommand {
             let data = try image.contents()
             let limits = DecodeLimits(maxPixels: options.maxPixels)
             let registry = DecoderRegistry.standard
-            let info = decode ? try registry.decode(data, limits: limits).info : try registry.validate(data, limits: limits)
+            let info = decode ? try registry.verifyDecoding(data, limits: limits) : try registry.validate(data, limits: limits)
             return .success(json
                 ? try jsonLine(name: url, info: info, byteCount: data.count)
                 : textLine(name: url, info: info, byteCount: data.count))

@@ -27,6 +27,7 @@ struct InfoCommand: AsyncParsableCommand {
     @OptionGroup(title: "Cache and network options (for URLs)") var loaderOptions: LoaderOptions
 
     func run() async throws {
+        Terminal.prepare()
         var failures: [ExitStatus] = []
         let loader = files.contains(where: Self.isURL) ? try loaderOptions.makeLoader(concurrency: 6) : nil
         for path in files {

@@ -33,4 +33,15 @@ final class InfoURLTests: EndToEndTestCase {
         XCTAssertEqual(try imgfetch(["info", "--cache-only", url("/gray.png")]).status, 6)
         XCTAssertEqual(try requests("/gray.png"), 0)
     }
+
+    func testClosedStdoutEndsInfoQuietly() throws {
+        let file = Shell.quote(Self.fixtures.appendingPathComponent("gray.png").path)
+        let files = Array(repeating: file, count: 3000).joined(separator: " ")
+        let script = "\(Shell.quote(Imgfetch.binary.path)) info \(files) | head -n 1 >/dev/null; echo \"${PIPESTATUS[0]}\""
+
+        let result = try Shell.run(script)
+
+        XCTAssertEqual(result.stdout.trimmingCharacters(in: .whitespacesAndNewlines), "0", "not killed by SIGPIPE (141)")
+        XCTAssertEqual(result.stderr, "")
+    }
 }

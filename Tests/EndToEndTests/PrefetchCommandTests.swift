@@ -116,6 +116,17 @@ final class PrefetchCommandTests: EndToEndTestCase {
         XCTAssertEqual(result.stdout, "")
     }
 
+    func testClosedStdoutStopsTheRunQuietly() throws {
+        // --cache-only misses are quick; 3000 JSON lines overflow the pipe that `head` closes.
+        let list = try writeList((0..<3000).map { url("/gray.png", ["n": "\($0)"]) })
+        let script = "\(Shell.quote(Imgfetch.binary.path)) prefetch -q --json --cache-only \(Shell.quote(list)) 2>/dev/null "
+            + "| head -n 1 >/dev/null; echo \"${PIPESTATUS[0]}\""
+
+        let result = try Shell.run(script, environment: ["IMGFETCH_CACHE_DIR": cacheDirectory.path])
+
+        XCTAssertEqual(result.stdout.trimmingCharacters(in: .whitespacesAndNewlines), "0")
+    }
+
     func testLastLineWithoutNewlineIsRead() throws {
         let list = try directory.write(Data("\(url("/gray.png"))\n\(url("/palette.png"))".utf8), to: "list.txt").path
 

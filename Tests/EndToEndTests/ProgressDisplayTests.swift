@@ -67,7 +67,8 @@ final class ProgressDisplayTests: EndToEndTestCase {
     }
 
     func testFailuresAreRedOnlyWithoutNoColor() throws {
-        let urls = [url("/nope.png"), url("/gray.png", ["delay_ms": "300"])]
+        // The slow URL keeps the batch open past a redraw (at most 0.5 s apart) after the failure.
+        let urls = [url("/nope.png"), url("/gray.png", ["delay_ms": "1100"])]
 
         let (_, colored) = try onTerminal(["get", "--retry-failed"] + urls, environment: ["NO_COLOR": ""])
         let (_, plain) = try onTerminal(["get", "--retry-failed"] + urls, environment: ["NO_COLOR": "1"])

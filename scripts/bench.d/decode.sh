@@ -25,7 +25,7 @@ fi
 width=4000 height=3000
 if [ ! -s "$out/base.ppm" ]; then
   echo "bench decode: making the ${width}×${height} test images" >&2
-  convert -seed 7 -size "${width}x${height}" plasma:fractal -attenuate 0.3 +noise Gaussian -depth 8 "$out/base.ppm.tmp"
+  convert -seed 7 -size "${width}x${height}" plasma:fractal -attenuate 0.3 +noise Gaussian -depth 8 ppm:"$out/base.ppm.tmp"
   mv "$out/base.ppm.tmp" "$out/base.ppm"
 fi
 [ -s "$out/image.jpg" ] || cjpeg -quality 90 -outfile "$out/image.jpg" "$out/base.ppm"

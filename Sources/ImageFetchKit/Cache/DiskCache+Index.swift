@@ -51,8 +51,24 @@ extension DiskCache {
     static let entryColumns =
         "key, url, file, format, width, height, bytes, etag, last_modified, fetched_at, last_used_at, expires_at"
 
-    /// Opens the index in `directory`, creating or checking its schema.
+    /// Opens the index in `directory`, creating or checking its schema. SQLite reports some lock
+    /// conflicts at open without waiting (switching a new file to WAL, a closing process's
+    /// checkpoint), so a busy open is tried again, with backoff, for up to the busy timeout.
     static func openIndex(directory: String, configuration: DiskCacheConfiguration) throws(Error) -> SQLiteDatabase {
+        let deadline = ContinuousClock.now + .milliseconds(Int64(configuration.busyTimeout * 1000))
+        var pause = Duration.milliseconds(1)
+        while true {
+            do {
+                return try openIndexOnce(directory: directory, configuration: configuration)
+            } catch let error {
+                guard case .index(_, _, _, busy: true) = error, ContinuousClock.now + pause < deadline else { throw error }
+                Thread.sleep(forTimeInterval: Double(pause.components.attoseconds) / 1e18)
+                pause = min(pause * 2, .milliseconds(50))
+            }
+        }
+    }
+
+    private static func openIndexOnce(directory: String, configuration: DiskCacheConfiguration) throws(Error) -> SQLiteDatabase {
         let path = (directory as NSString).appendingPathComponent(indexFileName)
         func failed(_ operation: String) -> (SQLiteDatabase.Failure) -> Error {
             { .index(directory: directory, operation: operation, message: $0.message, busy: $0.isBusy) }

@@ -41,8 +41,13 @@ public final class DiskCache: Sendable {
         } catch let CacheLocation.Error.cannotCreate(path, cause) {
             throw Error.cannotWrite(path: path, cause: cause)
         }
+        let keyLocks = try KeyLockFile(path: self.directory + "/keys.lock")
+        self.keyLocks = keyLocks
+        // Processes opening a new cache at once would race to create the index and switch it to
+        // WAL, and SQLite answers one of them "locked" at once, without waiting: open one at a time.
+        let setup = try keyLocks.lockIndexSetup()
+        defer { keyLocks.unlock(setup) }
         self.index = Mutex(try Self.openIndex(directory: self.directory, configuration: configuration))
-        self.keyLocks = try KeyLockFile(path: self.directory + "/keys.lock")
     }
 
     /// The entry stored for `key`, or nil when there is none, it has expired (unless

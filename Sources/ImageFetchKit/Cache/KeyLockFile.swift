@@ -25,12 +25,27 @@ final class KeyLockFile: Sendable {
     /// the lock (close it to release), or nil if `wait` is false and someone else holds it.
     /// Waiting blocks the calling thread.
     func lock(_ key: CacheKey, wait: Bool) throws(DiskCache.Error) -> Int32? {
+        try lock(byteAt: Self.offset(of: key), wait: wait)
+    }
+
+    /// Locks the byte reserved for opening the index, waiting for any other opener; returns the
+    /// descriptor to pass to `unlock`. Key offsets stay below 2^60, so no key ever shares it.
+    func lockIndexSetup() throws(DiskCache.Error) -> Int32 {
+        guard let descriptor = try lock(byteAt: Self.indexSetupOffset, wait: true) else {
+            throw .cannotLock(path: path, cause: "the lock was not granted")
+        }
+        return descriptor
+    }
+
+    private static let indexSetupOffset: Int64 = 1 << 62
+
+    private func lock(byteAt offset: Int64, wait: Bool) throws(DiskCache.Error) -> Int32? {
         let descriptor = open(path, O_RDWR | O_CLOEXEC)
         guard descriptor >= 0 else { throw .cannotLock(path: path, cause: errnoDescription()) }
         var request = flock()
         request.l_type = Int16(F_WRLCK)
         request.l_whence = Int16(SEEK_SET)
-        request.l_start = __off_t(Self.offset(of: key))
+        request.l_start = __off_t(offset)
         request.l_len = 1
         request.l_pid = 0
         while true {

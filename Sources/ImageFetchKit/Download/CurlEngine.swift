@@ -8,24 +8,33 @@ import Synchronization
 /// `curl_multi_wakeup` (which libcurl allows from any thread); everything else, the in-flight
 /// transfer map included, belongs to the engine thread (`EngineLoop`).
 final class CurlEngine: Sendable {
-    static let shared = CurlEngine()
+    /// The engine, created at the first network use; or, when libcurl cannot be loaded, why not.
+    static let shared: Result<CurlEngine, LoadFailure> = {
+        if let failure = imgfetch_curl_load() { return .failure(LoadFailure(reason: String(cString: failure))) }
+        return .success(CurlEngine())
+    }()
+
+    /// libcurl is missing or too old; every download fails with this reason.
+    struct LoadFailure: Error {
+        let reason: String
+    }
 
     /// Touched off the engine thread only by `curl_multi_wakeup`, which is thread-safe.
     nonisolated(unsafe) let multi: UnsafeMutableRawPointer
     private let inbox = Mutex<[EngineCommand]>([])
-    private let ids = Atomic<UInt64>(1)
+    private static let ids = Atomic<UInt64>(1)
 
     private init() {
-        curl_global_init(Int(CURL_GLOBAL_DEFAULT))
+        imgfetch_curl_global_init(Int(CURL_GLOBAL_DEFAULT))
         // curl_multi_init fails only when out of memory, where nothing else could work either.
-        multi = curl_multi_init()!
+        multi = imgfetch_curl_multi_init()!
         let thread = Thread { [self] in EngineLoop(engine: self).run() }
         thread.name = "imgfetch.curl"
         thread.start()
     }
 
     /// A process-unique identifier for a requester or a downloader.
-    func makeID() -> UInt64 {
+    static func makeID() -> UInt64 {
         ids.add(1, ordering: .relaxed).oldValue
     }
 
@@ -36,7 +45,7 @@ final class CurlEngine: Sendable {
             commands.append(command)
             return commands.count == 1
         }
-        if wasEmpty { curl_multi_wakeup(multi) }
+        if wasEmpty { imgfetch_curl_multi_wakeup(multi) }
     }
 
     /// Everything posted since the last call, in order. Engine thread only.

@@ -1,3 +1,4 @@
+import CCurl
 import Foundation
 
 /// The network loader: fetches over the process's single libcurl engine, coalescing equal
@@ -10,7 +11,7 @@ import Foundation
 public final class Downloader: DataLoading {
     public let configuration: DownloaderConfiguration
     private let client: EngineClient
-    private let engine: CurlEngine
+    private let engine: Result<CurlEngine, CurlEngine.LoadFailure>
 
     public convenience init(configuration: DownloaderConfiguration = DownloaderConfiguration()) {
         self.init(configuration: configuration, observer: nil)
@@ -21,7 +22,7 @@ public final class Downloader: DataLoading {
     init(configuration: DownloaderConfiguration, observer: (@Sendable (DownloadEvent) -> Void)?) {
         self.configuration = configuration
         self.engine = CurlEngine.shared
-        self.client = EngineClient(id: engine.makeID(), configuration: configuration, observer: observer)
+        self.client = EngineClient(id: CurlEngine.makeID(), configuration: configuration, observer: observer)
     }
 
     public func load(
@@ -32,8 +33,14 @@ public final class Downloader: DataLoading {
         guard scheme == "http" || scheme == "https" else {
             throw DownloadError(url: request.url, kind: .unsupportedScheme)
         }
-        let engine = self.engine, client = self.client
-        let id = engine.makeID()
+        let engine: CurlEngine
+        switch self.engine {
+        case .success(let loaded): engine = loaded
+        case .failure(let failure):
+            throw DownloadError(url: request.url, kind: .transport(code: Int(CURLE_FAILED_INIT.rawValue)), detail: failure.reason)
+        }
+        let client = self.client
+        let id = CurlEngine.makeID()
         let result = await withTaskCancellationHandler {
             await withCheckedContinuation { (continuation: CheckedContinuation<Result<DownloadResponse, DownloadError>, Never>) in
                 let requester = Requester(id: id, request: request, progress: progress) { continuation.resume(returning: $0) }

@@ -26,10 +26,10 @@ final class EngineLoop {
             requeueDueRetries()
             startQueuedTransfers()
             var running: Int32 = 0
-            curl_multi_perform(multi, &running)
+            imgfetch_curl_multi_perform(multi, &running)
             // Finished transfers free slots: fill them before waiting.
             if collectFinishedTransfers() { continue }
-            curl_multi_poll(multi, nil, 0, pollTimeout(), nil)
+            imgfetch_curl_multi_poll(multi, nil, 0, pollTimeout(), nil)
         }
     }
 
@@ -101,16 +101,16 @@ final class EngineLoop {
     }
 
     private func start(_ transfer: Transfer) {
-        let easy = spareHandles.popLast() ?? curl_easy_init()
+        let easy = spareHandles.popLast() ?? imgfetch_curl_easy_init()
         guard let easy else {
             finish(transfer, with: .failure(DownloadError(url: transfer.request.url, kind: .transport(code: Int(CURLE_OUT_OF_MEMORY.rawValue)))))
             return
         }
         let refused = transfer.begin(on: easy)
-        guard refused == CURLE_OK, curl_multi_add_handle(multi, easy) == CURLM_OK else {
+        guard refused == CURLE_OK, imgfetch_curl_multi_add_handle(multi, easy) == CURLM_OK else {
             recycle(easy)
             transfer.state = .done
-            let detail = String(cString: curl_easy_strerror(refused))
+            let detail = String(cString: imgfetch_curl_easy_strerror(refused))
             finish(transfer, with: .failure(DownloadError(url: transfer.request.url, kind: .transport(code: Int(refused.rawValue)), detail: detail)))
             return
         }
@@ -120,17 +120,17 @@ final class EngineLoop {
 
     /// Takes `easy` off the network and gives its slot back.
     private func stop(_ easy: UnsafeMutableRawPointer, of transfer: Transfer) {
-        curl_multi_remove_handle(multi, easy)
+        imgfetch_curl_multi_remove_handle(multi, easy)
         recycle(easy)
         queues[transfer.client.id]?.didStop()
     }
 
     private func recycle(_ easy: UnsafeMutableRawPointer) {
         if spareHandles.count < 64 {
-            curl_easy_reset(easy)
+            imgfetch_curl_easy_reset(easy)
             spareHandles.append(easy)
         } else {
-            curl_easy_cleanup(easy)
+            imgfetch_curl_easy_cleanup(easy)
         }
     }
 
@@ -140,7 +140,7 @@ final class EngineLoop {
     private func collectFinishedTransfers() -> Bool {
         var any = false
         var left: Int32 = 0
-        while let message = curl_multi_info_read(multi, &left) {
+        while let message = imgfetch_curl_multi_info_read(multi, &left) {
             guard message.pointee.msg == CURLMSG_DONE, let easy = message.pointee.easy_handle else { continue }
             any = true
             let code = message.pointee.data.result

@@ -69,7 +69,7 @@ extension Transfer {
         default:
             kind = .transport(code: Int(code.rawValue))
         }
-        let message = errorBuffer[0] != 0 ? String(cString: errorBuffer) : String(cString: curl_easy_strerror(code))
+        let message = errorBuffer[0] != 0 ? String(cString: errorBuffer) : String(cString: imgfetch_curl_easy_strerror(code))
         return DownloadError(url: request.url, kind: kind, detail: message)
     }
 }

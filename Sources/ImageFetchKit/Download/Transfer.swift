@@ -42,7 +42,7 @@ final class Transfer {
     }
 
     deinit {
-        curl_slist_free_all(headerList)
+        imgfetch_curl_slist_free_all(headerList)
         errorBuffer.deallocate()
     }
 
@@ -133,7 +133,7 @@ final class Transfer {
         if let etag = request.validators.etag { lines.append("If-None-Match: \(etag)") }
         if let date = request.validators.lastModified { lines.append("If-Modified-Since: \(date)") }
         var list: UnsafeMutablePointer<curl_slist>?
-        for line in lines { list = curl_slist_append(list, line) }
+        for line in lines { list = imgfetch_curl_slist_append(list, line) }
         return list
     }
 }
@@ -154,7 +154,7 @@ struct TransferKey: Hashable {
 /// The value of response header `name` in the last response (after redirects), if present.
 func header(named name: String, of easy: UnsafeMutableRawPointer) -> String? {
     var found: UnsafeMutablePointer<curl_header>?
-    guard curl_easy_header(easy, name, 0, UInt32(CURLH_HEADER), -1, &found) == CURLHE_OK,
+    guard imgfetch_curl_easy_header(easy, name, 0, UInt32(CURLH_HEADER), -1, &found) == CURLHE_OK,
           let value = found?.pointee.value else { return nil }
     return String(cString: value)
 }

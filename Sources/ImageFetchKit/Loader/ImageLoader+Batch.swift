@@ -1,7 +1,10 @@
+import Foundation
+
 extension ImageLoader {
     /// Loads `urls` at most `concurrency` at a time and yields the results in the order of `urls`,
-    /// each as soon as it and every earlier one are done. Ending the iteration early cancels the
-    /// loads not yet started.
+    /// each as soon as it and every earlier one are done. A URL repeated (by cache key) is loaded
+    /// once, by its first occurrence; the later ones share that result and report `memory`.
+    /// Ending the iteration early cancels the loads not yet started.
     ///
     /// - Parameter progress: called with a URL and its transfer's progress, from the downloader's thread.
     public func loadInOrder(
@@ -10,23 +13,32 @@ extension ImageLoader {
     ) -> AsyncStream<LoadResult> {
         let (stream, continuation) = AsyncStream.makeStream(of: LoadResult.self)
         let concurrency = max(1, concurrency)
+        let (firsts, repeats) = Self.firstOccurrences(urls, filter: options.keyFilter)
         let task = Task {
             await withTaskGroup(of: (Int, LoadResult).self) { group in
                 var next = 0
                 var pending: [Int: LoadResult] = [:]
                 var emitted = 0
                 func startNext() {
-                    guard next < urls.count, !Task.isCancelled else { return }
-                    let index = next, url = urls[index]
+                    guard next < firsts.count, !Task.isCancelled else { return }
+                    let index = firsts[next], url = urls[index]
                     next += 1
                     group.addTask {
                         let report = progress.map { report in { @Sendable (value: LoadProgress) in report(url, value) } }
                         return (index, await self.load(url, options: options, progress: report))
                     }
                 }
-                for _ in 0..<min(concurrency, urls.count) { startNext() }
+                for _ in 0..<min(concurrency, firsts.count) { startNext() }
                 while let (index, result) = await group.next() {
                     pending[index] = result
+                    for repeated in repeats[index] ?? [] {
+                        pending[repeated] = LoadResult(
+                            url: urls[repeated], outcome: result.outcome.map { image in
+                                var shared = image
+                                shared.cacheType = .memory
+                                return shared
+                            }, elapsed: result.elapsed)
+                    }
                     while let ready = pending.removeValue(forKey: emitted) {
                         continuation.yield(ready)
                         emitted += 1
@@ -38,5 +50,22 @@ extension ImageLoader {
         }
         continuation.onTermination = { _ in task.cancel() }
         return stream
+    }
+
+    /// The indices of each key's first URL, in order, and for each of them the indices repeating it.
+    private static func firstOccurrences(_ urls: [String], filter: CacheKeyFilter) -> ([Int], [Int: [Int]]) {
+        var first: [String: Int] = [:]
+        var firsts: [Int] = []
+        var repeats: [Int: [Int]] = [:]
+        for (index, text) in urls.enumerated() {
+            let key = URL(string: text).map { CacheKey(url: $0, filter: filter).rawValue } ?? text
+            if let earlier = first[key] {
+                repeats[earlier, default: []].append(index)
+            } else {
+                first[key] = index
+                firsts.append(index)
+            }
+        }
+        return (firsts, repeats)
     }
 }

@@ -9,8 +9,7 @@ extension ImageLoader {
             // The failed-URL list lives in the disk index, which this mode never touches.
             return try await fetch(url, key: key, stale: nil, options: options, cache: nil, progress: progress)
         }
-        let cache: DiskCache
-        do { cache = try diskCache() } catch { throw .cache(url, error) }
+        let cache = try diskCache(for: url)
 
         let stored = try lookUp(key, url: url, in: cache)
         if let stored, !options.refresh, isFresh(stored, in: cache, options: options) {
@@ -58,9 +57,9 @@ extension ImageLoader {
 }
 
 extension LoadedImage {
-    init(entry: CacheEntry, cacheType: CacheType, frames: Int = 1) {
+    init(entry: CacheEntry, cacheType: CacheType) {
         self.init(
             fileURL: URL(fileURLWithPath: entry.path), data: nil, format: entry.format, width: entry.width,
-            height: entry.height, frames: frames, byteCount: Int(entry.bytes), cacheType: cacheType)
+            height: entry.height, frames: nil, byteCount: Int(entry.bytes), cacheType: cacheType)
     }
 }

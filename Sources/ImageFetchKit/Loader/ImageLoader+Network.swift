@@ -36,7 +36,7 @@ extension ImageLoader {
             let limits = DecodeLimits(maxPixels: options.maxPixels)
             switch options.verification {
             case .header: info = try configuration.decoders.validate(response.body, limits: limits)
-            case .decode: info = try configuration.decoders.decode(response.body, limits: limits).info
+            case .decode: info = try configuration.decoders.verifyDecoding(response.body, limits: limits)
             }
         } catch {
             throw remembering(.invalidImage(url, error), of: url, in: cache)

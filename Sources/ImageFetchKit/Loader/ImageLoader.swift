@@ -40,7 +40,8 @@ public final class ImageLoader: Sendable {
         return LoadResult(url: url, outcome: outcome, elapsed: (ContinuousClock.now - start) / .seconds(1))
     }
 
-    /// The disk cache, opened on first use (creating the directory and index as needed).
+    /// The disk cache, opened on first use (creating the directory and index as needed); a failure
+    /// to open it is remembered, so every load reports it without retrying.
     public func diskCache() throws(DiskCache.Error) -> DiskCache {
         let result = openedDiskCache.withLock { opened -> Result<DiskCache, DiskCache.Error> in
             if let opened { return opened }
@@ -56,6 +57,11 @@ public final class ImageLoader: Sendable {
             return result
         }
         return try result.get()
+    }
+
+    /// `diskCache()` with its failure as the `LoaderError` for `url`.
+    func diskCache(for url: URL) throws(LoaderError) -> DiskCache {
+        do { return try diskCache() } catch { throw .cache(url, error) }
     }
 
     /// The data loader, created on first use.

@@ -10,15 +10,16 @@ public struct LoadedImage: Sendable {
     /// Pixels, as the header reports them (after EXIF orientation for JPEG).
     public var width: Int
     public var height: Int
-    /// Frame count: 1 for still images.
-    public var frames: Int
+    /// Frame count (1 for still images) when this process probed the bytes (a network load);
+    /// nil for a cache hit, whose index does not record it.
+    public var frames: Int?
     /// Size of the encoded image, in bytes.
     public var byteCount: Int
     /// Where this load found the image.
     public var cacheType: CacheType
 
     public init(
-        fileURL: URL?, data: Data?, format: ImageFormat, width: Int, height: Int, frames: Int,
+        fileURL: URL?, data: Data?, format: ImageFormat, width: Int, height: Int, frames: Int?,
         byteCount: Int, cacheType: CacheType
     ) {
         self.fileURL = fileURL

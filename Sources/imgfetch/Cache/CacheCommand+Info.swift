@@ -6,6 +6,7 @@ extension CacheCommand {
     /// `cache info`: where the cache is, how big, its limits, and the failed-URL count.
     struct Info: ParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "info",
             abstract: "Show where the cache is, its entries, bytes, limits and failed-URL count.")
 
         @OptionGroup var location: CacheLocationOptions

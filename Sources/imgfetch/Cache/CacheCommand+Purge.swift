@@ -6,6 +6,7 @@ extension CacheCommand {
     /// `cache purge`: remove entries by URL, all, expired or by age, or empty the failed-URL list.
     struct Purge: ParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "purge",
             abstract: "Remove cached entries, or clear the failed-URL list.",
             discussion: "Give URLs, or at least one of the flags. Purging a URL that is not cached is not an error.")
 

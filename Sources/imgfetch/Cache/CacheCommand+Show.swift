@@ -6,6 +6,7 @@ extension CacheCommand {
     /// `cache show URL`: everything stored about one entry.
     struct Show: ParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "show",
             abstract: "Show everything stored about one URL's entry: key, file, validators, times.")
 
         @Argument(help: ArgumentHelp("The URL whose entry to show.", valueName: "url"))

@@ -6,6 +6,7 @@ extension CacheCommand {
     /// `cache trim`: enforce max age and max size now.
     struct Trim: ParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "trim",
             abstract: "Enforce the max age and max size now: expired entries first, then least recently used.")
 
         @Option(help: ArgumentHelp("Keep at most this many bytes (e.g. 500M, 2G); trims to half of it when over (default 1G).", valueName: "size"))

@@ -6,6 +6,7 @@ extension CacheCommand {
     /// `cache verify`: re-check every entry; with `--fix`, drop what is damaged.
     struct Verify: ParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "verify",
             abstract: "Re-check every entry's file and image data; with --fix, remove what is damaged.",
             discussion: """
                 Prints one line per damaged entry on stdout (tab-separated: file, URL, reason) and a \
@@ -29,7 +30,7 @@ extension CacheCommand {
             let report: DiskCache.Verification
             do {
                 report = try cache.verify(fix: fix) { data in
-                    if decode { _ = try registry.decode(data) } else { try registry.validate(data) }
+                    if decode { _ = try registry.verifyDecoding(data) } else { try registry.validate(data) }
                 }
             } catch {
                 throw CacheCommand.fail(error)

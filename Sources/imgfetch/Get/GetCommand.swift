@@ -24,7 +24,7 @@ struct GetCommand: AsyncParsableCommand {
         valueName: "file"))
     var output: String?
 
-    @Flag(help: "Print one JSON object per URL: url, path, format, width, height, frames, bytes, cache, elapsed_ms, error.")
+    @Flag(help: "Print one JSON object per URL: url, path, format, width, height, bytes, cache, elapsed_ms, error.")
     var json = false
 
     @OptionGroup(title: "Cache and network options") var loaderOptions: LoaderOptions

@@ -1,7 +1,7 @@
 import ImageFetchKit
 
 extension LoadResult {
-    /// The `--json` object: url, path, format, width, height, frames, bytes, cache, elapsed_ms, error.
+    /// The `--json` object: url, path, format, width, height, bytes, cache, elapsed_ms, error.
     var jsonLine: String {
         let image = self.image
         var json = JSONLine()
@@ -10,7 +10,6 @@ extension LoadResult {
         json.add("format", image?.format.rawValue)
         json.add("width", image?.width)
         json.add("height", image?.height)
-        json.add("frames", image?.frames)
         json.add("bytes", image?.byteCount)
         json.add("cache", image?.cacheType.rawValue)
         json.add("elapsed_ms", Int((elapsed * 1000).rounded()))

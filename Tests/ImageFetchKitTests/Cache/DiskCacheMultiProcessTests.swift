@@ -45,4 +45,17 @@ final class DiskCacheMultiProcessTests: XCTestCase {
         XCTAssertEqual(statistics.bytes, try cache.entries().map(\.bytes).reduce(0, +), "the running total drifted")
         XCTAssertEqual(temporaryFiles(in: directory), [])
     }
+
+    func testProcessesOpeningAFreshCacheAtOnceAllOpenIt() throws {
+        // Each round starts from nothing, so the processes race to create the index and switch it
+        // to WAL: none may fail with a locked database.
+        for round in 1...6 {
+            let fresh = directory + "/round-\(round)"
+            let hammers = try (1...8).map { seed in try CacheHammer(["stress", fresh, "\(seed)", "3", "4", "2000"]) }
+            for hammer in hammers {
+                XCTAssertEqual(hammer.waitForExit(), 0, "a process could not open the new cache")
+                XCTAssertEqual(hammer.printed, ["ok"])
+            }
+        }
+    }
 }

@@ -44,12 +44,16 @@ final class KeyLockTests: XCTestCase {
         let cache = try XCTUnwrap(cache)
         let lockFile = lockFile
         let release = AsyncStream<Void>.makeStream()
+        let held = AsyncStream<Void>.makeStream()
         let counts = Counts()
         let holder = Task {
             try await cache.withKeyLock(key("a")) {
+                held.continuation.yield()
                 for await _ in release.stream { break }
             }
         }
+        // Every waiter below must find the key taken, or fewer than 16 would ever block.
+        for await _ in held.stream { break }
         try await withThrowingTaskGroup(of: Void.self) { group in
             for _ in 0..<16 {
                 group.addTask {

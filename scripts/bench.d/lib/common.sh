@@ -73,6 +73,15 @@ bench_corpus() {
   echo "$list"
 }
 
+# N distinct URLs' worth of one tiny PNG under $BENCH_OUT/corpus/tiny (hard links); writes their
+# paths, relative to the corpus, to $BENCH_OUT/lists/tiny-N.txt and prints that file's name.
+bench_tiny_corpus() {
+  local list="$BENCH_OUT/lists/tiny-$1.txt"
+  python3 "$BENCH_LIB/corpus.py" "$BENCH_OUT/corpus" --tiny-copies "$1" > "$list.tmp"
+  mv "$list.tmp" "$list"
+  echo "$list"
+}
+
 # "N MB, K KB average" for the corpus images named in LIST.
 bench_corpus_size() {
   (cd "$BENCH_OUT/corpus" && xargs stat -c %s < "$1") |

@@ -12,7 +12,11 @@ followed by a full run only encodes the difference. Files are written under a te
 renamed, so an interrupted run never leaves a truncated image behind.
 
 Usage: corpus.py DIR COUNT      prints the relative paths of images 0..COUNT-1, one a line
-       corpus.py DIR --tiny     writes DIR/tiny.png (a 1x1-ish PNG for the memory scenario)
+       corpus.py DIR --tiny     writes DIR/tiny.png (an 8x8 PNG for the memory scenario)
+       corpus.py DIR --tiny-copies N
+                                links DIR/tiny/00000.png.. to tiny.png and prints their paths (the
+                                latency scenario: bodies so small that the time to first byte is
+                                all there is to wait for)
 """
 
 import concurrent.futures
@@ -150,13 +154,26 @@ def make_tiny(directory):
     os.rename(path + ".tmp", path)
 
 
+def make_tiny_copies(directory, count):
+    if not os.path.exists(os.path.join(directory, "tiny.png")):
+        make_tiny(directory)
+    os.makedirs(os.path.join(directory, "tiny"), exist_ok=True)
+    names = [os.path.join("tiny", f"{i:05d}.png") for i in range(count)]
+    for name in names:
+        if not os.path.exists(os.path.join(directory, name)):
+            os.link(os.path.join(directory, "tiny.png"), os.path.join(directory, name))
+    print("\n".join(names))
+
+
 def main():
-    if len(sys.argv) != 3:
+    if len(sys.argv) not in (3, 4):
         sys.exit(__doc__)
     directory = sys.argv[1]
     os.makedirs(os.path.join(directory, "img"), exist_ok=True)
     if sys.argv[2] == "--tiny":
         return make_tiny(directory)
+    if sys.argv[2] == "--tiny-copies" and len(sys.argv) == 4:
+        return make_tiny_copies(directory, int(sys.argv[3]))
     count = int(sys.argv[2])
     missing = [i for i in range(count) if not os.path.exists(
         os.path.join(directory, "img", f"{i:05d}.{plan(i)[0]}"))]

@@ -1,0 +1,115 @@
+#include "CCurl.h"
+
+#include <dlfcn.h>
+#include <pthread.h>
+#include <stdio.h>
+
+// The libcurl entry points imgfetch uses, resolved from the shared library at first use.
+static struct {
+    CURLcode (*global_init)(long);
+    const char *(*easy_strerror)(CURLcode);
+    CURL *(*easy_init)(void);
+    void (*easy_reset)(CURL *);
+    void (*easy_cleanup)(CURL *);
+    CURLcode (*easy_setopt)(CURL *, CURLoption, ...);
+    CURLcode (*easy_getinfo)(CURL *, CURLINFO, ...);
+    CURLHcode (*easy_header)(CURL *, const char *, size_t, unsigned int, int, struct curl_header **);
+    CURLM *(*multi_init)(void);
+    CURLMcode (*multi_add_handle)(CURLM *, CURL *);
+    CURLMcode (*multi_remove_handle)(CURLM *, CURL *);
+    CURLMcode (*multi_perform)(CURLM *, int *);
+    CURLMcode (*multi_poll)(CURLM *, struct curl_waitfd *, unsigned int, int, int *);
+    CURLMcode (*multi_wakeup)(CURLM *);
+    CURLMsg *(*multi_info_read)(CURLM *, int *);
+    CURLMcode (*multi_setopt)(CURLM *, CURLMoption, ...);
+    struct curl_slist *(*slist_append)(struct curl_slist *, const char *);
+    void (*slist_free_all)(struct curl_slist *);
+} api;
+
+static pthread_once_t load_once = PTHREAD_ONCE_INIT;
+static char load_error[512];
+static int loaded;
+
+static int resolve(void *library, void **slot, const char *name) {
+    *slot = dlsym(library, name);
+    if (*slot == NULL) {
+        snprintf(load_error, sizeof load_error, "libcurl.so.4 has no %s (libcurl 7.84 or later is needed)", name);
+        return 0;
+    }
+    return 1;
+}
+
+static void load(void) {
+    // The soname of Debian's libcurl4 (OpenSSL flavour), the package scripts/deps installs.
+    void *library = dlopen("libcurl.so.4", RTLD_NOW | RTLD_LOCAL);
+    if (library == NULL) {
+        const char *reason = dlerror();
+        snprintf(load_error, sizeof load_error, "cannot load libcurl: %s", reason ? reason : "unknown error");
+        return;
+    }
+#define RESOLVE(field, name) if (!resolve(library, (void **)&api.field, name)) return
+    RESOLVE(global_init, "curl_global_init");
+    RESOLVE(easy_strerror, "curl_easy_strerror");
+    RESOLVE(easy_init, "curl_easy_init");
+    RESOLVE(easy_reset, "curl_easy_reset");
+    RESOLVE(easy_cleanup, "curl_easy_cleanup");
+    RESOLVE(easy_setopt, "curl_easy_setopt");
+    RESOLVE(easy_getinfo, "curl_easy_getinfo");
+    RESOLVE(easy_header, "curl_easy_header");
+    RESOLVE(multi_init, "curl_multi_init");
+    RESOLVE(multi_add_handle, "curl_multi_add_handle");
+    RESOLVE(multi_remove_handle, "curl_multi_remove_handle");
+    RESOLVE(multi_perform, "curl_multi_perform");
+    RESOLVE(multi_poll, "curl_multi_poll");
+    RESOLVE(multi_wakeup, "curl_multi_wakeup");
+    RESOLVE(multi_info_read, "curl_multi_info_read");
+    RESOLVE(multi_setopt, "curl_multi_setopt");
+    RESOLVE(slist_append, "curl_slist_append");
+    RESOLVE(slist_free_all, "curl_slist_free_all");
+#undef RESOLVE
+    loaded = 1;
+}
+
+const char *imgfetch_curl_load(void) {
+    pthread_once(&load_once, load);
+    return loaded ? NULL : load_error;
+}
+
+CURLcode imgfetch_curl_global_init(long flags) { return api.global_init(flags); }
+const char *imgfetch_curl_easy_strerror(CURLcode code) { return api.easy_strerror(code); }
+
+CURL *imgfetch_curl_easy_init(void) { return api.easy_init(); }
+void imgfetch_curl_easy_reset(CURL *handle) { api.easy_reset(handle); }
+void imgfetch_curl_easy_cleanup(CURL *handle) { api.easy_cleanup(handle); }
+CURLHcode imgfetch_curl_easy_header(CURL *handle, const char *name, size_t index, unsigned int origin, int request, struct curl_header **hout) {
+    return api.easy_header(handle, name, index, origin, request, hout);
+}
+
+CURLM *imgfetch_curl_multi_init(void) { return api.multi_init(); }
+CURLMcode imgfetch_curl_multi_add_handle(CURLM *multi, CURL *handle) { return api.multi_add_handle(multi, handle); }
+CURLMcode imgfetch_curl_multi_remove_handle(CURLM *multi, CURL *handle) { return api.multi_remove_handle(multi, handle); }
+CURLMcode imgfetch_curl_multi_perform(CURLM *multi, int *running) { return api.multi_perform(multi, running); }
+CURLMcode imgfetch_curl_multi_poll(CURLM *multi, struct curl_waitfd *extra, unsigned int count, int timeout_ms, int *numfds) {
+    return api.multi_poll(multi, extra, count, timeout_ms, numfds);
+}
+CURLMcode imgfetch_curl_multi_wakeup(CURLM *multi) { return api.multi_wakeup(multi); }
+CURLMsg *imgfetch_curl_multi_info_read(CURLM *multi, int *left) { return api.multi_info_read(multi, left); }
+
+struct curl_slist *imgfetch_curl_slist_append(struct curl_slist *list, const char *line) { return api.slist_append(list, line); }
+void imgfetch_curl_slist_free_all(struct curl_slist *list) { api.slist_free_all(list); }
+
+CURLcode imgfetch_easy_setopt_long(CURL *h, CURLoption o, long v) { return api.easy_setopt(h, o, v); }
+CURLcode imgfetch_easy_setopt_off(CURL *h, CURLoption o, curl_off_t v) { return api.easy_setopt(h, o, v); }
+CURLcode imgfetch_easy_setopt_string(CURL *h, CURLoption o, const char *v) { return api.easy_setopt(h, o, v); }
+CURLcode imgfetch_easy_setopt_pointer(CURL *h, CURLoption o, void *v) { return api.easy_setopt(h, o, v); }
+CURLcode imgfetch_easy_setopt_slist(CURL *h, CURLoption o, struct curl_slist *v) { return api.easy_setopt(h, o, v); }
+CURLcode imgfetch_easy_setopt_write_function(CURL *h, curl_write_callback f) { return api.easy_setopt(h, CURLOPT_WRITEFUNCTION, f); }
+CURLcode imgfetch_easy_setopt_header_function(CURL *h, curl_write_callback f) { return api.easy_setopt(h, CURLOPT_HEADERFUNCTION, f); }
+CURLcode imgfetch_easy_setopt_xferinfo_function(CURL *h, curl_xferinfo_callback f) { return api.easy_setopt(h, CURLOPT_XFERINFOFUNCTION, f); }
+
+CURLcode imgfetch_easy_getinfo_long(CURL *h, CURLINFO i, long *v) { return api.easy_getinfo(h, i, v); }
+CURLcode imgfetch_easy_getinfo_off(CURL *h, CURLINFO i, curl_off_t *v) { return api.easy_getinfo(h, i, v); }
+CURLcode imgfetch_easy_getinfo_string(CURL *h, CURLINFO i, char **v) { return api.easy_getinfo(h, i, v); }
+CURLcode imgfetch_easy_getinfo_pointer(CURL *h, CURLINFO i, void **v) { return api.easy_getinfo(h, i, v); }
+
+CURLMcode imgfetch_multi_setopt_long(CURLM *m, CURLMoption o, long v) { return api.multi_setopt(m, o, v); }
