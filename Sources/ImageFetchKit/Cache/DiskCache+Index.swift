@@ -76,18 +76,8 @@ extension DiskCache {
         do {
             let timeout = Int32(clamping: Int((configuration.busyTimeout * 1000).rounded()))
             let database = try SQLiteDatabase(path: path, busyTimeoutMilliseconds: timeout)
-            let deadline = ContinuousClock.now + .milliseconds(Int64(timeout))
-            while true {
-                do {
-                    try prepare(database, directory: directory, configuration: configuration)
-                    return database
-                } catch let failure as SQLiteDatabase.Failure where failure.isBusy && ContinuousClock.now < deadline {
-                    // Some lock changes (processes switching a new index to WAL at once) answer
-                    // busy at once instead of waiting in the busy handler: every step of
-                    // `prepare` is idempotent, so take them again until the busy timeout.
-                    usleep(1000)
-                }
-            }
+            try prepare(database, directory: directory, configuration: configuration)
+            return database
         } catch let error as Error {
             throw error
         } catch let failure as SQLiteDatabase.Failure {
