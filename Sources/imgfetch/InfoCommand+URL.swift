@@ -29,7 +29,7 @@ extension InfoCommand {
             let registry = DecoderRegistry.standard
             let info = decode ? try registry.verifyDecoding(data, limits: limits) : try registry.validate(data, limits: limits)
             return .success(json
-                ? try jsonLine(name: url, info: info, byteCount: data.count)
+                ? jsonLine(name: url, info: info, byteCount: data.count)
                 : textLine(name: url, info: info, byteCount: data.count))
         } catch let error as DecodeError {
             return .failure(URLFailure(reason: error.description, status: .notAnImage))

@@ -48,7 +48,7 @@ struct InfoCommand: AsyncParsableCommand {
                 failures.append(Self.status(for: error))
                 continue
             }
-            print(json ? try jsonLine(file) : textLine(file))
+            print(json ? jsonLine(file) : textLine(file))
         }
         let status = ExitStatus.combining(failures, total: files.count)
         if status != .success { throw status.exitCode }
@@ -63,27 +63,20 @@ struct InfoCommand: AsyncParsableCommand {
         return "\(name): \(info.format.rawValue) \(info.width)×\(info.height) \(frames) \(byteCount) bytes"
     }
 
-    func jsonLine(_ file: ImageFile) throws -> String {
-        try jsonLine(name: file.path, info: file.info, byteCount: file.byteCount)
+    func jsonLine(_ file: ImageFile) -> String {
+        jsonLine(name: file.path, info: file.info, byteCount: file.byteCount)
     }
 
-    func jsonLine(name: String, info: ImageInfo, byteCount: Int) throws -> String {
-        let line = JSONLine(
-            file: name, format: info.format.rawValue, width: info.width,
-            height: info.height, frames: info.frameCount, bytes: byteCount
-        )
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-        return String(decoding: try encoder.encode(line), as: UTF8.self)
-    }
-
-    private struct JSONLine: Encodable {
-        var file: String
-        var format: String
-        var width: Int
-        var height: Int
-        var frames: Int
-        var bytes: Int
+    /// The keys `get --json` uses for the same facts, in the same order.
+    func jsonLine(name: String, info: ImageInfo, byteCount: Int) -> String {
+        var line = JSONLine()
+        line.add("file", name)
+        line.add("format", info.format.rawValue)
+        line.add("width", info.width)
+        line.add("height", info.height)
+        line.add("frames", info.frameCount)
+        line.add("bytes", byteCount)
+        return line.text
     }
 
     private static func status(for error: ImageFile.Error) -> ExitStatus {
