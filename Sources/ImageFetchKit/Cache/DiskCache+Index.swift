@@ -62,7 +62,7 @@ extension DiskCache {
                 return try openIndexOnce(directory: directory, configuration: configuration)
             } catch let error {
                 guard case .index(_, _, _, busy: true) = error, ContinuousClock.now + pause < deadline else { throw error }
-                Thread.sleep(forTimeInterval: Double(pause.components.attoseconds) / 1e18)
+                usleep(UInt32(pause.milliseconds * 1000))
                 pause = min(pause * 2, .milliseconds(50))
             }
         }
