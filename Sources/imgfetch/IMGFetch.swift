@@ -1,5 +1,6 @@
 import ArgumentParser
-import Foundation
+import FoundationEssentials
+import Glibc
 
 @main
 struct IMGFetch: AsyncParsableCommand {
@@ -48,7 +49,7 @@ struct IMGFetch: AsyncParsableCommand {
             let code = exitCode(for: error)
             guard code.rawValue == 64 else { exit(withError: error) }
             Terminal.writeError(fullMessage(for: error) + "\n")
-            Foundation.exit(ExitStatus.usage.rawValue)
+            Glibc.exit(ExitStatus.usage.rawValue)
         }
     }
 }

@@ -1,5 +1,5 @@
 import ArgumentParser
-import Foundation
+import FoundationEssentials
 import ImageFetchKit
 
 /// `imgfetch info FILE|URL...`: what the decoder registry sees in each file or URL.
@@ -35,7 +35,7 @@ struct InfoCommand: AsyncParsableCommand {
                 switch await inspect(url: path, with: loader) {
                 case .success(let line): print(line)
                 case .failure(let failure):
-                    FileHandle.standardError.write(Data("imgfetch: \(path): \(failure.reason)\n".utf8))
+                    Terminal.writeError("imgfetch: \(path): \(failure.reason)\n")
                     failures.append(failure.status)
                 }
                 continue
@@ -44,7 +44,7 @@ struct InfoCommand: AsyncParsableCommand {
             do {
                 file = try ImageFile(path: path, decodePixels: decode)
             } catch {
-                FileHandle.standardError.write(Data("imgfetch: \(error)\n".utf8))
+                Terminal.writeError("imgfetch: \(error)\n")
                 failures.append(Self.status(for: error))
                 continue
             }

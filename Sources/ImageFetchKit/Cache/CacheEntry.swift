@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// What the disk cache knows about one stored image. A value: it does not change when the cache does.
 public struct CacheEntry: Sendable, Hashable {

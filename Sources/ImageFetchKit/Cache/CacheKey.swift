@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// What identifies one cached image: by default the absolute URL, or the URL with query parameters
 /// removed by a `CacheKeyFilter` (signed URLs carry a fresh signature on every request).

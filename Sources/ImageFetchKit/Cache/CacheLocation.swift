@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// Where the disk cache lives, resolved the way DESIGN.md lists it, and the directory's preparation.
 public enum CacheLocation {
@@ -15,10 +15,10 @@ public enum CacheLocation {
             guard let value = environment[name], !value.isEmpty else { return nil }
             return value
         }
-        if let explicit, !explicit.isEmpty { return absolute(explicit) }
-        if let dir = value("IMGFETCH_CACHE_DIR") { return absolute(dir) }
-        if let xdg = value("XDG_CACHE_HOME"), xdg.hasPrefix("/") { return (xdg as NSString).appendingPathComponent("imgfetch") }
-        if let home = value("HOME") { return (home as NSString).appendingPathComponent(".cache/imgfetch") }
+        if let explicit, !explicit.isEmpty { return absolute(explicit, home: value("HOME")) }
+        if let dir = value("IMGFETCH_CACHE_DIR") { return absolute(dir, home: value("HOME")) }
+        if let xdg = value("XDG_CACHE_HOME"), xdg.hasPrefix("/") { return FilePath.join(xdg, "imgfetch") }
+        if let home = value("HOME") { return FilePath.join(home, ".cache/imgfetch") }
         throw Error.noHomeDirectory
     }
 
@@ -31,7 +31,7 @@ public enum CacheLocation {
         } catch {
             throw Error.cannotCreate(directory: directory, cause: String(describing: error))
         }
-        let tag = (directory as NSString).appendingPathComponent("CACHEDIR.TAG")
+        let tag = FilePath.join(directory, "CACHEDIR.TAG")
         guard !FileManager.default.fileExists(atPath: tag) else { return }
         let text = """
             \(cacheDirectoryTagSignature)
@@ -47,11 +47,10 @@ public enum CacheLocation {
         }
     }
 
-    private static func absolute(_ path: String) -> String {
-        let expanded = (path as NSString).expandingTildeInPath
-        if expanded.hasPrefix("/") { return (expanded as NSString).standardizingPath }
-        let cwd = FileManager.default.currentDirectoryPath
-        return ((cwd as NSString).appendingPathComponent(expanded) as NSString).standardizingPath
+    private static func absolute(_ path: String, home: String?) -> String {
+        let expanded = FilePath.expandingTilde(path, home: home)
+        if expanded.hasPrefix("/") { return FilePath.standardize(expanded) }
+        return FilePath.standardize(FilePath.join(FileManager.default.currentDirectoryPath, expanded))
     }
 
     /// Why no cache directory could be found or made.

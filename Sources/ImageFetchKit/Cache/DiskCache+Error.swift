@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 
 extension DiskCache {
     /// Why a disk cache operation failed; each case names the file or directory involved.

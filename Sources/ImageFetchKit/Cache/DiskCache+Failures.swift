@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// The persistent failed-URL list, kept in the same index: a URL that failed for a permanent
 /// reason is not fetched again until its record expires (`failureMaxAge`) or the user retries.

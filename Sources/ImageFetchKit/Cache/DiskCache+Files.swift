@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 import Synchronization
 
 /// The cache's file operations, in POSIX calls: they are on the hot path of every store and hit.
@@ -27,7 +28,7 @@ extension DiskCache {
     /// (creating the folder if needed) and returns its path. The file is complete (and, for
     /// `.powerLoss`, synced) when this returns; it is not yet visible as an entry.
     func writeTemporaryFile(_ data: Data, beside relativePath: String) throws(Error) -> String {
-        let shard = (absolutePath(relativePath) as NSString).deletingLastPathComponent
+        let shard = FilePath.parent(of: absolutePath(relativePath))
         // pid + a per-process counter is unique among live writers and costs no syscall (UUID()
         // reads /dev/urandom); a dead writer's leftover with the same name makes O_EXCL fail and
         // the next number is tried.
@@ -75,7 +76,7 @@ extension DiskCache {
             throw .cannotWrite(path: destination, cause: errnoDescription())
         }
         if configuration.durability == .powerLoss {
-            Self.syncDirectory((destination as NSString).deletingLastPathComponent)
+            Self.syncDirectory(FilePath.parent(of: destination))
         }
     }
 

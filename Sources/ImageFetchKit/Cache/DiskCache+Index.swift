@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// The SQLite index: schema, versioning and the mapping between rows and `CacheEntry`.
 ///
@@ -69,7 +70,7 @@ extension DiskCache {
     }
 
     private static func openIndexOnce(directory: String, configuration: DiskCacheConfiguration) throws(Error) -> SQLiteDatabase {
-        let path = (directory as NSString).appendingPathComponent(indexFileName)
+        let path = FilePath.join(directory, indexFileName)
         func failed(_ operation: String) -> (SQLiteDatabase.Failure) -> Error {
             { .index(directory: directory, operation: operation, message: $0.message, busy: $0.isBusy) }
         }

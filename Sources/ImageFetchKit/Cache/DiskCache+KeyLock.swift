@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// Cross-process, per-key mutual exclusion, so that processes wanting the same missing URL fetch
 /// it once: take the lock, look the entry up again, download and store only if still missing.
@@ -36,7 +36,7 @@ extension DiskCache {
     private func waitForLock(_ key: CacheKey) async throws -> Int32 {
         let locks = keyLocks
         return try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Int32, Swift.Error>) in
-            let thread = Thread {
+            DetachedThread.start(name: "imgfetch.keylock") {
                 do {
                     guard let descriptor = try locks.lock(key, wait: true) else {
                         throw Error.cannotLock(path: locks.path, cause: "the lock was not granted")
@@ -46,8 +46,6 @@ extension DiskCache {
                     continuation.resume(throwing: error)
                 }
             }
-            thread.name = "imgfetch.key-lock"
-            thread.start()
         }
     }
 }

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// What `cache info` and `cache ls` show.
 extension DiskCache {

@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// Removing entries: by key, all, expired, by age, and eviction to a size. All follow one
 /// protocol: delete the rows and commit, then unlink, under the write lock, each file that no row

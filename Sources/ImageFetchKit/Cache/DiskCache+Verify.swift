@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// `cache verify`: re-check every entry against its file and the decoder's validation.
 extension DiskCache {

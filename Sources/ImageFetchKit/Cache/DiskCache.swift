@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 import Synchronization
 
 /// The persistent cache: one image file per entry under `directory`, and an SQLite index of their
@@ -34,7 +35,7 @@ public final class DiskCache: Sendable {
     ///
     /// - Throws: `DiskCache.Error` only (`cannotWrite` when the directory cannot be made).
     public init(directory: String, configuration: DiskCacheConfiguration = DiskCacheConfiguration()) throws {
-        self.directory = (directory as NSString).standardizingPath
+        self.directory = FilePath.standardize(directory)
         self.configuration = configuration
         do {
             try CacheLocation.prepare(directory: self.directory)

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// The disk cache's limits and policies.
 public struct DiskCacheConfiguration: Sendable {

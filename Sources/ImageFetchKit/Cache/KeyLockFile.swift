@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// Per-key locks shared by every process using one cache directory: one byte of `keys.lock` per
 /// key (at an offset taken from the key's hash), locked with Linux open-file-description locks.

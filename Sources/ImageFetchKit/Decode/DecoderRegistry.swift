@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// Knows every image decoder and what any bytes are: format sniffing, header probe, structural
 /// validation and full decode, with the pixel limit checked before any pixel buffer is allocated.

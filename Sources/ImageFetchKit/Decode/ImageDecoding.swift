@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// Reads one image format. One conforming type per format; `DecoderRegistry` picks it by the
 /// format sniffed from the data's magic bytes and applies `DecodeLimits` itself, between

@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// One image file as the registry sees it: what `imgfetch info FILE` reports.
 public struct ImageFile: Sendable, Hashable {
@@ -45,17 +46,17 @@ public struct ImageFile: Sendable, Hashable {
     }
 
     private static func read(_ path: String) throws(ImageFile.Error) -> Data {
-        var isDirectory: ObjCBool = false
-        guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
+        var status = stat()
+        guard stat(path, &status) == 0 else {
             throw .unreadable(path: path, reason: "there is no such file")
         }
-        guard !isDirectory.boolValue else { throw .unreadable(path: path, reason: "it is a directory") }
+        guard status.st_mode & S_IFMT != S_IFDIR else { throw .unreadable(path: path, reason: "it is a directory") }
         do {
             return try Data(contentsOf: URL(fileURLWithPath: path), options: .mappedIfSafe)
         } catch let error as CocoaError where error.code == .fileReadNoPermission {
             throw .unreadable(path: path, reason: "permission is denied")
         } catch {
-            throw .unreadable(path: path, reason: "\(error.localizedDescription)")
+            throw .unreadable(path: path, reason: "\(error)")
         }
     }
 }

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 extension ImageFormat {
     /// The format named by the magic bytes at the start of `data`, or nil when none matches.

@@ -1,5 +1,5 @@
 import CCurl
-import Foundation
+import FoundationEssentials
 import Synchronization
 
 /// The process's one network engine: a libcurl multi handle driven by one dedicated thread.
@@ -28,9 +28,7 @@ final class CurlEngine: Sendable {
         imgfetch_curl_global_init(Int(CURL_GLOBAL_DEFAULT))
         // curl_multi_init fails only when out of memory, where nothing else could work either.
         multi = imgfetch_curl_multi_init()!
-        let thread = Thread { [self] in EngineLoop(engine: self).run() }
-        thread.name = "imgfetch.curl"
-        thread.start()
+        DetachedThread.start(name: "imgfetch.curl") { [self] in EngineLoop(engine: self).run() }
     }
 
     /// A process-unique identifier for a requester or a downloader.

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// Why a download failed: which URL, what kind of failure, and the transport's own words for it.
 public struct DownloadError: Error, Sendable, Equatable, CustomStringConvertible, LocalizedError {

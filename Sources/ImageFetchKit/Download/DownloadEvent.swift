@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// What the engine did with a downloader's transfer; see `Downloader.init(configuration:observer:)`.
 enum DownloadEvent: Sendable, Equatable {

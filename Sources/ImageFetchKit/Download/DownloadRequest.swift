@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// What to fetch and how. Requests that are equal except for `priority` are coalesced into one transfer.
 public struct DownloadRequest: Hashable, Sendable {

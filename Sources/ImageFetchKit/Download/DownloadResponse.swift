@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// A completed transfer: a 2xx reply with its whole body, or a 304 to a conditional request.
 public struct DownloadResponse: Sendable {
@@ -24,7 +24,7 @@ public struct DownloadResponse: Sendable {
         guard let cacheControl else { return nil }
         var age: Duration?
         for directive in cacheControl.lowercased().split(separator: ",") {
-            let part = directive.trimmingCharacters(in: .whitespaces)
+            let part = directive.trimmingWhitespace()
             if part == "no-store" || part == "no-cache" { return .zero }
             if part.hasPrefix("max-age="), let seconds = Int(part.dropFirst("max-age=".count)) {
                 age = .seconds(seconds)

@@ -1,5 +1,5 @@
 import CCurl
-import Foundation
+import FoundationEssentials
 
 /// The network loader: fetches over the process's single libcurl engine, coalescing equal
 /// requests, within this downloader's concurrency limit and queue order. Coalescing and the

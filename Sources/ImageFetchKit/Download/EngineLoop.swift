@@ -1,5 +1,5 @@
 import CCurl
-import Foundation
+import FoundationEssentials
 
 /// The engine thread's side of `CurlEngine`: the single owner of the in-flight transfer map,
 /// the downloaders' queues and the multi handle. Created on that thread and never leaves it.

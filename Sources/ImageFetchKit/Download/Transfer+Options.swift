@@ -1,5 +1,5 @@
 import CCurl
-import Foundation
+import FoundationEssentials
 
 extension Transfer {
     /// Applies the request to `easy`: safe defaults (http/https only, TLS verified, the default

@@ -1,5 +1,5 @@
 import CCurl
-import Foundation
+import FoundationEssentials
 
 extension Transfer {
     /// What the finished attempt on `easy` amounts to. libcurl's codes become `DownloadError`s

@@ -1,5 +1,5 @@
 import CCurl
-import Foundation
+import FoundationEssentials
 
 /// One transfer for one or more requesters, owned by the engine thread (never shared).
 ///
@@ -124,7 +124,7 @@ final class Transfer {
 
     private func makeHeaderList() -> UnsafeMutablePointer<curl_slist>? {
         var lines: [String] = []
-        if !request.headers.keys.contains(where: { $0.caseInsensitiveCompare("Accept") == .orderedSame }) {
+        if !request.headers.keys.contains(where: { $0.lowercased() == "accept" }) {
             lines.append("Accept: image/*,*/*;q=0.8")
         }
         for (name, value) in request.headers.sorted(by: { $0.key < $1.key }) {

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 extension ImageLoader {
     /// Loads `urls` at most `concurrency` at a time and yields the results in the order of `urls`,

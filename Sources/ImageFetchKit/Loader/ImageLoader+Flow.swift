@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 extension ImageLoader {
     /// Disk cache, then (under the cross-process per-key lock) the network.

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 extension ImageLoader {
     /// Fetches `url` (conditionally when a `stale` entry has validators), validates the body and

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import Synchronization
 
 /// The manager that joins the caches, the downloader and the decoder registry: memory cache, then

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// An image the loader has in hand: its bytes (or the cache file holding them) and what its header says.
 public struct LoadedImage: Sendable {

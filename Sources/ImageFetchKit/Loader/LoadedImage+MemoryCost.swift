@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 extension LoadedImage {
     /// What remembering this image under `key` costs the memory cache, in bytes: the bytes it

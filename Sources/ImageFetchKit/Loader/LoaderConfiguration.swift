@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// Everything an `ImageLoader` is built from: where the cache lives, its limits, and the parts it
 /// joins (decoder registry, data loader). The defaults are the command line's defaults.

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// Why one URL could not be loaded. Every case names the URL and keeps the layer's own error whole.
 public enum LoaderError: Error, Sendable, CustomStringConvertible {

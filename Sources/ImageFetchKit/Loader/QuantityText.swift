@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// Parses the sizes and durations users type on a command line: `512K`, `20M`, `90s`, `12h`, `7d`.
 public enum QuantityText {
@@ -34,7 +34,7 @@ public enum QuantityText {
     }
 
     private static func split(_ text: String) -> (Double?, Substring) {
-        let trimmed = text.trimmingCharacters(in: .whitespaces)
+        let trimmed = text.trimmingWhitespace()
         let digits = trimmed.prefix { $0.isNumber || $0 == "." }
         return (Double(digits), trimmed.dropFirst(digits.count))
     }

@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 import Synchronization
 
 /// Reads a URL list one line at a time, in fixed-size chunks, so a list of any length streams in

@@ -1,5 +1,5 @@
 import ArgumentParser
-import Foundation
+import FoundationEssentials
 import ImageFetchKit
 
 extension CacheCommand {
@@ -43,7 +43,7 @@ extension CacheCommand {
                     ("fetched", entry.fetchedAt.formatted(.iso8601)), ("last used", entry.lastUsedAt.formatted(.iso8601)),
                     ("expires", entry.expiresAt.formatted(.iso8601)), ("expired", cache.isExpired(entry) ? "yes" : "no"),
                 ]
-                for (name, value) in rows { out.writeLine((name + ":").padding(toLength: 15, withPad: " ", startingAt: 0) + value) }
+                for (name, value) in rows { out.writeLine(name + ":" + String(repeating: " ", count: max(1, 15 - name.count - 1)) + value) }
             }
             out.flush()
         }

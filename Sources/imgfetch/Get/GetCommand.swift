@@ -1,5 +1,6 @@
 import ArgumentParser
-import Foundation
+import FoundationEssentials
+import Glibc
 import ImageFetchKit
 
 /// `imgfetch get URL...`: loads each URL through the caches and prints where the image is.
@@ -89,7 +90,7 @@ struct GetCommand: AsyncParsableCommand {
                 try image.contents().write(to: URL(fileURLWithPath: path), options: .atomic)
                 return nil
             } catch {
-                return ("imgfetch: \(url): Cannot write \(path): \(error.localizedDescription)", .fileError)
+                return ("imgfetch: \(url): Cannot write \(path): \(error)", .fileError)
             }
         }
     }

@@ -1,5 +1,5 @@
 import ArgumentParser
-import Foundation
+import FoundationEssentials
 import ImageFetchKit
 
 /// Where the cache is: shared by every command that opens it.

@@ -1,5 +1,5 @@
 import ArgumentParser
-import Foundation
+import FoundationEssentials
 import ImageFetchKit
 
 /// The flags every loading command shares (`get`, `prefetch`, `info URL`): how to use the caches
@@ -99,8 +99,8 @@ struct LoaderOptions: ParsableArguments {
 
     private func parseHeader(_ text: String) -> (name: String, value: String)? {
         guard let colon = text.firstIndex(of: ":") else { return nil }
-        let name = text[..<colon].trimmingCharacters(in: .whitespaces)
-        let value = text[text.index(after: colon)...].trimmingCharacters(in: .whitespaces)
+        let name = String(text[..<colon].trimmingWhitespace())
+        let value = String(text[text.index(after: colon)...].trimmingWhitespace())
         guard !name.isEmpty, !name.contains(" ") else { return nil }
         return (name, value)
     }

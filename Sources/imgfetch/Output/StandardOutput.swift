@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 import Synchronization
 
 /// Results on stdout, buffered and safe to call from any task.
@@ -59,7 +60,7 @@ final class StandardOutput: Sendable {
         let count = state.buffer.count
         while offset < count, !state.closed {
             let written = state.buffer.withUnsafeBytes { raw in
-                Foundation.write(fd, raw.baseAddress! + offset, count - offset)
+                Glibc.write(fd, raw.baseAddress! + offset, count - offset)
             }
             if written >= 0 {
                 offset += written

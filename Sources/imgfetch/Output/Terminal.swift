@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// Process-wide terminal set-up and stderr.
 enum Terminal {
@@ -20,7 +21,7 @@ enum Terminal {
         let bytes = Array(text.utf8)
         var offset = 0
         while offset < bytes.count {
-            let written = bytes.withUnsafeBytes { Foundation.write(STDERR_FILENO, $0.baseAddress! + offset, $0.count - offset) }
+            let written = bytes.withUnsafeBytes { Glibc.write(STDERR_FILENO, $0.baseAddress! + offset, $0.count - offset) }
             if written < 0 {
                 // A closed or failing stderr has no one left to tell; give up quietly.
                 guard errno == EINTR else { return }

@@ -1,5 +1,6 @@
 import ArgumentParser
-import Foundation
+import FoundationEssentials
+import Glibc
 import ImageFetchKit
 
 /// `imgfetch prefetch FILE|-`: warms the cache with a list of URLs.
@@ -84,6 +85,6 @@ extension PrefetchSummary {
     /// `prefetch: 950 fetched, 40 already cached, 10 failed; 123.4 MiB fetched in 3.21 s`
     var text: String {
         "prefetch: \(fetched) fetched, \(alreadyCached) already cached, \(failed) failed; "
-            + "\(ByteText.format(fetchedBytes)) fetched in \(String(format: "%.2f", elapsed)) s"
+            + "\(ByteText.format(fetchedBytes)) fetched in \(DecimalText.fixed(elapsed, digits: 2)) s"
     }
 }

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// The GIF container read without decompressing anything: the logical screen, then a walk over
 /// the blocks (image descriptors, extensions, data sub-blocks) to the 0x3B trailer. The walk

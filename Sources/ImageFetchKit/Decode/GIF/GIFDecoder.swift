@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// Reads GIF, still and animated, with giflib. The probe walks the block structure to count
 /// frames; width and height are the logical screen's.

@@ -1,5 +1,5 @@
 import CGIF
-import Foundation
+import FoundationEssentials
 
 /// The one file that calls giflib: `DGifOpen` reading from memory through a callback, then
 /// `DGifSlurp`, which decodes every frame (so a broken later frame is caught) and de-interlaces.
@@ -131,6 +131,6 @@ enum GifLib {
     private static func error(_ code: Int32) -> DecodeError {
         if code == D_GIF_ERR_READ_FAILED || code == D_GIF_ERR_EOF_TOO_SOON { return .truncated(.gif) }
         let message = GifErrorString(code).map { String(cString: $0) } ?? "giflib error \(code)"
-        return .corrupt(.gif, reason: message.trimmingCharacters(in: CharacterSet(charactersIn: ". ")).lowercased())
+        return .corrupt(.gif, reason: message.trimming(while: { $0 == "." || $0 == " " }).lowercased())
     }
 }

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// Reads JPEG (baseline, progressive, grayscale, CMYK) with libjpeg-turbo's TurboJPEG API.
 ///

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// The facts a JPEG's markers state before the scan data: frame size and components from the SOF
 /// segment, orientation from an EXIF APP1 segment, whether an Adobe APP14 segment is present

@@ -1,5 +1,5 @@
 import CTurboJPEG
-import Foundation
+import FoundationEssentials
 
 /// The one file that reaches libjpeg's scanline API, through the shim's C function that keeps
 /// libjpeg's longjmp error handling on the C side.

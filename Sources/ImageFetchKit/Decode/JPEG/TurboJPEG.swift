@@ -1,5 +1,5 @@
 import CTurboJPEG
-import Foundation
+import FoundationEssentials
 import Synchronization
 
 /// The one file that calls TurboJPEG. Decompressor handles are costly to create, so a small pool
@@ -35,7 +35,7 @@ enum TurboJPEG {
                 buffer.initialize(repeating: 0)
             }
         }
-        if let failure { throw .corrupt(.jpeg, reason: failure.trimmingCharacters(in: .whitespacesAndNewlines)) }
+        if let failure { throw .corrupt(.jpeg, reason: String(failure.trimmingWhitespace())) }
         guard let cmyk else { return pixels }
         return convertCMYK(pixels, storage: cmyk)
     }

@@ -1,5 +1,5 @@
 import CPNG
-import Foundation
+import FoundationEssentials
 
 /// The one file that calls libpng, through its simplified `png_image_*` API, which reports
 /// errors in the `png_image` struct instead of longjmp-ing through Swift frames.

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// The PNG container read without inflating anything: the IHDR fields and a walk over the chunk
 /// headers (length + type), which costs one bounds check per chunk.

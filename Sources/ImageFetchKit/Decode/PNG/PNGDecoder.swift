@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// Reads PNG (palette, gray, 16-bit, Adam7-interlaced, with alpha) with libpng's simplified API.
 ///

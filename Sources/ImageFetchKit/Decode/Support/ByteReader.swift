@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// Bounds-checked reads at offsets counted from the first byte of `data`, whatever its
 /// `startIndex`. A read past the end returns nil, which header parsers turn into `.truncated`.

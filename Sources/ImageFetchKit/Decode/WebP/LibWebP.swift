@@ -1,5 +1,5 @@
 import CWebP
-import Foundation
+import FoundationEssentials
 
 /// The one file that calls libwebp: `WebPDecode` into our buffer for a still image, and
 /// `WebPAnimDecoder` (demux) for an animation. Both report status codes; nothing longjmps.

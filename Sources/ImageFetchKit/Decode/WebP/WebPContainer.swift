@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// The RIFF/WebP container read without decoding: canvas size, alpha and frames from the first
 /// chunk (VP8, VP8L or VP8X) and, for an animation, a walk over chunk headers counting ANMF.

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// Reads WebP (lossy, lossless, with alpha, animated) with libwebp and its demux library.
 public struct WebPDecoder: ImageDecoding {
