@@ -39,6 +39,10 @@ struct IMGFetch: AsyncParsableCommand {
     /// usage status, 2, so every usage problem — a bad flag or a bad URL — exits the same way.
     static func main() async {
         do {
+            if var get = parseGetDirectly() {
+                try await get.run()
+                return
+            }
             var command = try parseAsRoot()
             if var command = command as? any AsyncParsableCommand {
                 try await command.run()
@@ -51,5 +55,18 @@ struct IMGFetch: AsyncParsableCommand {
             Terminal.writeError(fullMessage(for: error) + "\n")
             Glibc.exit(ExitStatus.usage.rawValue)
         }
+    }
+}
+
+extension IMGFetch {
+    /// `imgfetch get …` parsed as `get`'s own arguments, skipping the root: argument-parser
+    /// otherwise builds the argument table of every subcommand before it looks at the first word,
+    /// and those Swift runtime type lookups are most of a cache hit's run time. Any problem,
+    /// `--help` included, returns nil, and the root parse that follows reports it with the full
+    /// command path, exactly as before.
+    private static func parseGetDirectly() -> GetCommand? {
+        let arguments = CommandLine.arguments.dropFirst()
+        guard arguments.first == GetCommand.configuration.commandName else { return nil }
+        return try? GetCommand.parse(Array(arguments.dropFirst()))
     }
 }

@@ -182,6 +182,21 @@ final class GetCommandTests: EndToEndTestCase {
         XCTAssertEqual(notHTTP.stderr, "imgfetch: ftp://example.com/a.png: Not an absolute http or https URL.\n")
     }
 
+    /// `get` is parsed on its own first (see IMGFetch.parseGetDirectly); anything that parse
+    /// refuses must still be reported by the root parse, with the whole command path.
+    func testGetsUsageMessagesNameTheWholeCommand() throws {
+        let unknown = try imgfetch(["get", "--bogus", url("/a.png")])
+        XCTAssertEqual(unknown.status, 2)
+        XCTAssertTrue(unknown.stderr.contains("Unknown option '--bogus'"), unknown.stderr)
+        XCTAssertTrue(unknown.stderr.contains("Usage: imgfetch get [<options>] <url> ..."), unknown.stderr)
+        let help = try imgfetch(["get", "--help"])
+        XCTAssertEqual(help.status, 0)
+        XCTAssertTrue(help.stdout.contains("USAGE: imgfetch get [<options>] <url> ..."), help.stdout)
+        let version = try imgfetch(["get", "--version"])
+        XCTAssertEqual(version.status, 0)
+        XCTAssertEqual(version.stdout, "0.1.0\n")
+    }
+
     func testCacheDirFlagOverridesTheEnvironment() throws {
         let other = directory.path("elsewhere")
         let result = try imgfetch(["get", "--cache-dir", other.path, url("/gray.png")])
