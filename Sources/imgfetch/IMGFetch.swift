@@ -22,10 +22,10 @@ struct IMGFetch: AsyncParsableCommand {
                                   all_proxy, no_proxy).
 
             FILES:
-              CACHE/xx/HASH.EXT   An image: SHA-256 of its key, the format's extension.
+              CACHE/x/HASH.EXT    An image: SHA-256 of its key, the format's extension.
               CACHE/index.sqlite  The index: entries, validators, times, failed URLs.
               CACHE/keys.lock     Per-key locks: processes fetch a URL only once.
-              CACHE/xx/*.tmp      Files being written (leftovers are swept by trim).
+              CACHE/x/*.tmp       Files being written (leftovers are swept by trim).
               CACHE/CACHEDIR.TAG  Tells backup tools the directory is a cache.
 
             EXIT STATUS:

@@ -4,7 +4,8 @@ import Synchronization
 
 /// The cache's file operations, in POSIX calls: they are on the hot path of every store and hit.
 ///
-/// Layout: `<dir>/<ab>/<hash>.<ext>` entry files, beside them `<pid>-<n>.tmp` writes in
+/// Layout: `<dir>/<a>/<hash>.<ext>` entry files (`<ab>/` in caches written before 16 shard
+/// folders; their rows keep naming those files, and maintenance scans both), beside them `<pid>-<n>.tmp` writes in
 /// progress, `<dir>/index.sqlite` (+ WAL files), `<dir>/keys.lock`, `<dir>/CACHEDIR.TAG`.
 ///
 /// Why a write in progress sits in its entry's own shard folder: publishing it is then a rename
@@ -119,11 +120,16 @@ extension DiskCache {
         filesInShards(only).filter { !$0.hasSuffix(Self.temporaryFileSuffix) }
     }
 
+    /// One or two lowercase hex digits: today's shard folders, and those of caches written before.
+    static func isShardFolderName(_ name: String) -> Bool {
+        (1...2).contains(name.utf8.count) && name.utf8.allSatisfy { (0x30...0x39).contains($0) || (0x61...0x66).contains($0) }
+    }
+
     private func filesInShards(_ only: String?) -> [String] {
         let manager = FileManager.default
         guard let shards = only.map({ [$0] }) ?? (try? manager.contentsOfDirectory(atPath: directory)) else { return [] }
         var files: [String] = []
-        for shard in shards where shard.utf8.count == 2 {
+        for shard in shards where Self.isShardFolderName(shard) {
             guard let names = try? manager.contentsOfDirectory(atPath: directory + "/" + shard) else { continue }
             files.append(contentsOf: names.map { shard + "/" + $0 })
         }

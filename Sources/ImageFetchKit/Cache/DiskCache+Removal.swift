@@ -121,7 +121,7 @@ extension DiskCache {
 
     /// Deletes the files in shard folders that no entry references: what a process killed between
     /// publishing a file and committing its row, or between the two removal steps, left behind.
-    /// `shard` limits the sweep to one shard folder (1/256 of the files).
+    /// `shard` limits the sweep to one shard folder (1/16 of the files).
     @discardableResult
     func removeUnindexedFiles(shard: String? = nil) throws(Error) -> Int {
         try unlinkUnreferenced(entryFilesOnDisk(shard: shard))

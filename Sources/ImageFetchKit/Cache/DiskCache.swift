@@ -127,7 +127,7 @@ public final class DiskCache: Sendable {
             // Eviction is rare (it frees half the cache), so it also sweeps the orphans and stale
             // temporary files of killed writers from one shard — the stored key's, which spreads
             // sweeps evenly — so they cannot pile up outside the size limit between explicit trims.
-            let shard = String(key.hash.prefix(2))
+            let shard = key.shard
             try removeUnindexedFiles(shard: shard)
             sweepTemporaryFiles(shard: shard)
         }

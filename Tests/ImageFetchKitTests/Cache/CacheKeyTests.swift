@@ -21,7 +21,7 @@ final class CacheKeyTests: XCTestCase {
 
     func testFileLivesInAShardFolderNamedForTheHashWithTheFormatsExtension() {
         let key = CacheKey("https://example.test/a.jpg")
-        XCTAssertEqual(key.relativePath(fileExtension: "jpg"), "\(key.hash.prefix(2))/\(key.hash).jpg")
+        XCTAssertEqual(key.relativePath(fileExtension: "jpg"), "\(key.hash.prefix(1))/\(key.hash).jpg")
     }
 
     func testDefaultKeyIsTheWholeAbsoluteURL() throws {

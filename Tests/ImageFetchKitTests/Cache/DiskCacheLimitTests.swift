@@ -68,7 +68,7 @@ final class DiskCacheLimitTests: XCTestCase {
     func testEvictingStoreAlsoSweepsOrphanFilesFromItsShard() throws {
         let cache = try openCache(maxSize: 2000)
         try fill(cache, count: 2)
-        let shard = String(key("next").hash.prefix(2))
+        let shard = key("next").shard
         let orphan = "\(directory)/\(shard)/\(String(repeating: "f", count: 64)).png"
         try FileManager.default.createDirectory(atPath: "\(directory)/\(shard)", withIntermediateDirectories: true)
         XCTAssertTrue(FileManager.default.createFile(atPath: orphan, contents: Data([1])))

@@ -35,7 +35,7 @@ final class DiskCacheStoreTests: XCTestCase {
     func testFileIsARealImagePathWithTheFormatsExtensionInAShardFolder() throws {
         let cache = try openCache()
         let entry = try cache.store(Payload.make(seed: 1, size: 100), info: CachedImageInfo(format: .jpeg, width: 1, height: 1), for: key("a"), url: "u")
-        XCTAssertEqual(entry.path, "\(cache.directory)/\(key("a").hash.prefix(2))/\(key("a").hash).jpg")
+        XCTAssertEqual(entry.path, "\(cache.directory)/\(key("a").hash.prefix(1))/\(key("a").hash).jpg")
         XCTAssertTrue(FileManager.default.fileExists(atPath: entry.path))
     }
 

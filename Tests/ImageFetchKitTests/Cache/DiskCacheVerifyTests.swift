@@ -45,15 +45,20 @@ final class DiskCacheVerifyTests: XCTestCase {
         let corrupt = try store("corrupt", seed: 1)
         _ = try store("good", seed: 2)
         try Data(repeating: 7, count: 2000).write(to: URL(fileURLWithPath: corrupt.path))
-        let orphan = cache.directory + "/00/" + String(repeating: "0", count: 64) + ".gif"
-        try FileManager.default.createDirectory(atPath: cache.directory + "/00", withIntermediateDirectories: true)
-        XCTAssertTrue(FileManager.default.createFile(atPath: orphan, contents: Data([1])))
+        // One orphan in today's one-digit shard folder, one in a two-digit folder of older caches.
+        let orphan = cache.directory + "/0/" + String(repeating: "0", count: 64) + ".gif"
+        let olderOrphan = cache.directory + "/00/" + String(repeating: "0", count: 64) + ".gif"
+        for file in [orphan, olderOrphan] {
+            try FileManager.default.createDirectory(atPath: FilePath.parent(of: file), withIntermediateDirectories: true)
+            XCTAssertTrue(FileManager.default.createFile(atPath: file, contents: Data([1])))
+        }
 
         let fixed = try cache.verify(fix: true, validator: Payload.validate)
         XCTAssertEqual(fixed.damaged.map(\.entry.url), ["corrupt"])
-        XCTAssertEqual(fixed.unindexedFiles, 1)
+        XCTAssertEqual(fixed.unindexedFiles, 2)
         XCTAssertFalse(FileManager.default.fileExists(atPath: corrupt.path))
         XCTAssertFalse(FileManager.default.fileExists(atPath: orphan))
+        XCTAssertFalse(FileManager.default.fileExists(atPath: olderOrphan))
 
         let again = try cache.verify(fix: false, validator: Payload.validate)
         XCTAssertEqual(again.checked, 1)

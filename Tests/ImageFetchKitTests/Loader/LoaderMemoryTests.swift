@@ -29,7 +29,7 @@ final class LoaderMemoryTests: LoaderTestCase {
         var costs = 0
         for index in 0..<count {
             let key = CacheKey("http://127.0.0.1:8080/small/\(index).png")
-            let path = "/home/user/.cache/imgfetch/\(key.hash.prefix(2))/\(key.hash).png"
+            let path = "/home/user/.cache/imgfetch/\(key.shard)/\(key.hash).png"
             let image = LoadedImage(
                 fileURL: URL(fileURLWithPath: path), data: nil, format: .png, width: 1, height: 1, frames: 1,
                 byteCount: 165, cacheType: .disk)
