@@ -19,6 +19,7 @@ let package = Package(
         .systemLibrary(name: "CWebP", pkgConfig: "libwebpdemux", providers: [.apt(["libwebp-dev"])]),
         .systemLibrary(name: "CGIF", pkgConfig: "libgif", providers: [.apt(["libgif-dev"])]),
         .systemLibrary(name: "CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
+        .systemLibrary(name: "CMalloc"),
 
         .target(
             name: "ImageFetchKit",
@@ -27,7 +28,7 @@ let package = Package(
         .executableTarget(
             name: "imgfetch",
             dependencies: [
-                "ImageFetchKit",
+                "ImageFetchKit", "CMalloc",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),

@@ -38,6 +38,7 @@ struct IMGFetch: AsyncParsableCommand {
     /// Runs the command, mapping argument-parser's usage errors (EX_USAGE, 64) onto our documented
     /// usage status, 2, so every usage problem — a bad flag or a bad URL — exits the same way.
     static func main() async {
+        MallocTuning.keepImageBuffersForReuse()
         do {
             if var get = parseGetDirectly() {
                 try await get.run()
