@@ -60,7 +60,8 @@ class DownloadTestCase: XCTestCase {
 final class EventLog: Sendable {
     private struct State {
         var events: [DownloadEvent] = []
-        var waiters: [(predicate: @Sendable ([DownloadEvent]) -> Bool, continuation: CheckedContinuation<Void, Never>)] = []
+        var waiters: [(id: Int, predicate: @Sendable ([DownloadEvent]) -> Bool, continuation: CheckedContinuation<Void, Never>)] = []
+        var nextWaiter = 0
     }
     private let state = Mutex(State())
 
@@ -77,15 +78,30 @@ final class EventLog: Sendable {
         for continuation in ready { continuation.resume() }  // outside the lock
     }
 
-    /// Returns once `predicate` holds for the events so far.
-    func wait(until predicate: @escaping @Sendable ([DownloadEvent]) -> Bool) async {
+    /// Returns once `predicate` holds for the events so far, or fails the test after `timeout`
+    /// (so an event that never comes fails one test instead of hanging the suite).
+    func wait(
+        until predicate: @escaping @Sendable ([DownloadEvent]) -> Bool, timeout: Duration = .seconds(20),
+        file: StaticString = #filePath, line: UInt = #line
+    ) async {
         await withCheckedContinuation { continuation in
-            let now = state.withLock { state in
-                if predicate(state.events) { return true }
-                state.waiters.append((predicate, continuation))
-                return false
+            let id: Int? = state.withLock { state in
+                if predicate(state.events) { return nil }
+                state.nextWaiter += 1
+                state.waiters.append((state.nextWaiter, predicate, continuation))
+                return state.nextWaiter
             }
-            if now { continuation.resume() }
+            guard let id else { return continuation.resume() }
+            Task {
+                try? await Task.sleep(for: timeout)
+                let expired = self.state.withLock { state -> (CheckedContinuation<Void, Never>, [DownloadEvent])? in
+                    guard let index = state.waiters.firstIndex(where: { $0.id == id }) else { return nil }
+                    return (state.waiters.remove(at: index).continuation, state.events)
+                }
+                guard let (continuation, events) = expired else { return }
+                XCTFail("timed out after \(timeout) waiting for download events; saw \(events)", file: file, line: line)
+                continuation.resume()
+            }
         }
     }
 
