@@ -19,16 +19,16 @@ let package = Package(
         .systemLibrary(name: "CWebP", pkgConfig: "libwebpdemux", providers: [.apt(["libwebp-dev"])]),
         .systemLibrary(name: "CGIF", pkgConfig: "libgif", providers: [.apt(["libgif-dev"])]),
         .systemLibrary(name: "CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
-        .systemLibrary(name: "CMalloc"),
+        .systemLibrary(name: "CGlibcExtras"),
 
         .target(
             name: "ImageFetchKit",
-            dependencies: ["CCurl", "CTurboJPEG", "CPNG", "CWebP", "CGIF", "CSQLite"]
+            dependencies: ["CCurl", "CTurboJPEG", "CPNG", "CWebP", "CGIF", "CSQLite", "CGlibcExtras"]
         ),
         .executableTarget(
             name: "imgfetch",
             dependencies: [
-                "ImageFetchKit", "CMalloc",
+                "ImageFetchKit", "CGlibcExtras",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),

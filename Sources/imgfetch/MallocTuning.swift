@@ -1,4 +1,4 @@
-import CMalloc
+import CGlibcExtras
 
 /// glibc malloc settings for a process that fetches images.
 enum MallocTuning {
