@@ -220,7 +220,17 @@ final class GetCommandTests: EndToEndTestCase {
 
         XCTAssertEqual(result.status, 8)
         XCTAssertTrue(result.stderr.hasPrefix("imgfetch: \(url("/gray.png")): "), result.stderr)
+        // The system's own words for the cause, not an error value's dump.
+        XCTAssertTrue(result.stderr.hasSuffix(": Not a directory.\n"), result.stderr)
         XCTAssertEqual(try requests("/gray.png"), 0)
+    }
+
+    func testOutputFileThatCannotBeWrittenSaysWhyAndExitsWithEight() throws {
+        let target = directory.url.appendingPathComponent("missing/folder/copy.png").path
+        let result = try imgfetch(["get", url("/gray.png"), "-o", target])
+
+        XCTAssertEqual(result.status, 8)
+        XCTAssertEqual(result.stderr, "imgfetch: \(url("/gray.png")): Cannot write \(target): No such file or directory.\n")
     }
 
     func testVerboseReportsCacheTypeOnStderrOnly() throws {

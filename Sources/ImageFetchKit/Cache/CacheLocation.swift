@@ -29,7 +29,7 @@ public enum CacheLocation {
             try FileManager.default.createDirectory(
                 atPath: directory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
         } catch {
-            throw Error.cannotCreate(directory: directory, cause: String(describing: error))
+            throw Error.cannotCreate(directory: directory, cause: SystemErrorText.describe(error))
         }
         let tag = FilePath.join(directory, "CACHEDIR.TAG")
         guard !FileManager.default.fileExists(atPath: tag) else { return }
@@ -43,7 +43,7 @@ public enum CacheLocation {
             // Atomic write: a concurrent reader sees either no tag or the whole tag.
             try Data(text.utf8).write(to: URL(fileURLWithPath: tag), options: .atomic)
         } catch {
-            throw Error.cannotCreate(directory: directory, cause: String(describing: error))
+            throw Error.cannotCreate(directory: directory, cause: SystemErrorText.describe(error))
         }
     }
 

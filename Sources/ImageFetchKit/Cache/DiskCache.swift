@@ -90,7 +90,7 @@ public final class DiskCache: Sendable {
         do {
             data = try Data(contentsOf: URL(fileURLWithPath: entry.path), options: .mappedIfSafe)
         } catch {
-            throw .cannotRead(path: entry.path, cause: String(describing: error))
+            throw .cannotRead(path: entry.path, cause: SystemErrorText.describe(error))
         }
         guard Int64(data.count) == entry.bytes else {
             throw .cannotRead(path: entry.path, cause: "it holds \(data.count) bytes, the index says \(entry.bytes)")

@@ -56,7 +56,7 @@ public struct ImageFile: Sendable, Hashable {
         } catch let error as CocoaError where error.code == .fileReadNoPermission {
             throw .unreadable(path: path, reason: "permission is denied")
         } catch {
-            throw .unreadable(path: path, reason: "\(error)")
+            throw .unreadable(path: path, reason: SystemErrorText.describe(error))
         }
     }
 }

@@ -51,7 +51,7 @@ public final class ImageLoader: Sendable {
             } catch let error as DiskCache.Error {
                 result = .failure(error)
             } catch {
-                result = .failure(.cannotWrite(path: configuration.cacheDirectory, cause: String(describing: error)))
+                result = .failure(.cannotWrite(path: configuration.cacheDirectory, cause: SystemErrorText.describe(error)))
             }
             opened = result
             return result

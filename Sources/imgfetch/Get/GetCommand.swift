@@ -83,14 +83,14 @@ struct GetCommand: AsyncParsableCommand {
                 stdout.write(try image.contents())
                 return nil
             } catch {
-                return ("imgfetch: \(url): Cannot read the cached image: \(error).", .fileError)
+                return ("imgfetch: \(url): Cannot read the cached image: \(SystemErrorText.describe(error)).", .fileError)
             }
         case let path?:
             do {
                 try image.contents().write(to: URL(fileURLWithPath: path), options: .atomic)
                 return nil
             } catch {
-                return ("imgfetch: \(url): Cannot write \(path): \(error)", .fileError)
+                return ("imgfetch: \(url): Cannot write \(path): \(SystemErrorText.describe(error)).", .fileError)
             }
         }
     }
