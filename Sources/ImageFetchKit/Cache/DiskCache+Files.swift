@@ -4,9 +4,10 @@ import Synchronization
 
 /// The cache's file operations, in POSIX calls: they are on the hot path of every store and hit.
 ///
-/// Layout: `<dir>/<a>/<hash>.<ext>` entry files (`<ab>/` in caches written before 16 shard
-/// folders; their rows keep naming those files, and maintenance scans both), beside them `<pid>-<n>.tmp` writes in
-/// progress, `<dir>/index.sqlite` (+ WAL files), `<dir>/keys.lock`, `<dir>/CACHEDIR.TAG`.
+/// Layout: `<dir>/<a>/<hash>.<ext>` entry files, beside them `<pid>-<n>.tmp` writes in progress,
+/// `<dir>/index.sqlite` (+ WAL files), `<dir>/keys.lock`, `<dir>/CACHEDIR.TAG`. Caches written
+/// before there were 16 shard folders have `<ab>/` folders: their rows keep naming those files,
+/// and maintenance scans both.
 ///
 /// Why a write in progress sits in its entry's own shard folder: publishing it is then a rename
 /// within one directory, which locks only that directory. A rename between two directories takes
@@ -122,7 +123,8 @@ extension DiskCache {
 
     /// One or two lowercase hex digits: today's shard folders, and those of caches written before.
     static func isShardFolderName(_ name: String) -> Bool {
-        (1...2).contains(name.utf8.count) && name.utf8.allSatisfy { (0x30...0x39).contains($0) || (0x61...0x66).contains($0) }
+        let isHexDigit = { (byte: UInt8) in (0x30...0x39).contains(byte) || (0x61...0x66).contains(byte) }
+        return (1...2).contains(name.utf8.count) && name.utf8.allSatisfy(isHexDigit)
     }
 
     private func filesInShards(_ only: String?) -> [String] {
