@@ -14,16 +14,14 @@ let package = Package(
         // C libraries, found through pkg-config; each shim header holds only what Swift cannot call directly.
         // libcurl is loaded at first network use (dlopen), not linked: see Sources/CCurl/include/CCurl.h.
         .target(name: "CCurl", linkerSettings: [.linkedLibrary("dl")]),
-        .systemLibrary(name: "CTurboJPEG", pkgConfig: "libturbojpeg", providers: [.apt(["libturbojpeg0-dev"])]),
-        .systemLibrary(name: "CPNG", pkgConfig: "libpng", providers: [.apt(["libpng-dev"])]),
-        .systemLibrary(name: "CWebP", pkgConfig: "libwebpdemux", providers: [.apt(["libwebp-dev"])]),
-        .systemLibrary(name: "CGIF", pkgConfig: "libgif", providers: [.apt(["libgif-dev"])]),
+        // The codec libraries likewise, at first decode: see Sources/CImageCodecs/include/CImageCodecs.h.
+        .target(name: "CImageCodecs", linkerSettings: [.linkedLibrary("dl")]),
         .systemLibrary(name: "CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
         .systemLibrary(name: "CGlibcExtras"),
 
         .target(
             name: "ImageFetchKit",
-            dependencies: ["CCurl", "CTurboJPEG", "CPNG", "CWebP", "CGIF", "CSQLite", "CGlibcExtras"]
+            dependencies: ["CCurl", "CImageCodecs", "CSQLite", "CGlibcExtras"]
         ),
         .executableTarget(
             name: "imgfetch",

@@ -40,7 +40,7 @@ struct IMGFetch: AsyncParsableCommand {
     static func main() async {
         MallocTuning.keepImageBuffersForReuse()
         do {
-            if var get = parseGetDirectly() {
+            if let get = parseGetDirectly() {
                 try await get.run()
                 return
             }

@@ -12,6 +12,9 @@ public enum DecodeError: Error, Sendable, Hashable, CustomStringConvertible {
     case tooManyPixels(width: Int, height: Int, limit: Int)
     /// The header declares a width or height of zero.
     case zeroPixels(width: Int, height: Int)
+    /// The library that decodes the format could not be loaded (`reason` names it and why): an
+    /// installation problem, nothing wrong with the image.
+    case libraryUnavailable(ImageFormat, reason: String)
 
     public var description: String {
         switch self {
@@ -27,6 +30,8 @@ public enum DecodeError: Error, Sendable, Hashable, CustomStringConvertible {
             "The image is \(width)×\(height) pixels, more than the limit of \(limit) pixels."
         case .zeroPixels(let width, let height):
             "The image header declares a size of \(width)×\(height), which has no pixels."
+        case .libraryUnavailable(let format, let reason):
+            "\(format.displayName) images cannot be decoded here: \(reason)."
         }
     }
 }

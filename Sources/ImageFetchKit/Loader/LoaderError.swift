@@ -46,6 +46,8 @@ public enum LoaderError: Error, Sendable, CustomStringConvertible {
         case .invalidURL: .usage
         case .notCached: .notCached
         case .blocked: .blocked
+        // A codec library that cannot be loaded is this machine's problem, like an unreadable cache.
+        case .invalidImage(_, .libraryUnavailable): .file
         case .invalidImage: .notAnImage
         case .cache: .file
         case .download(_, let error):
@@ -63,6 +65,7 @@ public enum LoaderError: Error, Sendable, CustomStringConvertible {
     public var isPermanent: Bool {
         switch self {
         case .download(_, let error): !error.isTransient && error.kind != .unsupportedScheme
+        case .invalidImage(_, .libraryUnavailable): false
         case .invalidImage: true
         case .invalidURL, .notCached, .blocked, .cache: false
         }

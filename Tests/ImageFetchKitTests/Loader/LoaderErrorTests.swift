@@ -29,6 +29,13 @@ final class LoaderErrorTests: XCTestCase {
         XCTAssertTrue(download(.tooLarge(limit: 10)).isPermanent)
     }
 
+    func testAMissingCodecLibraryIsAFileErrorNeverRememberedAsABadImage() {
+        let error = LoaderError.invalidImage(url, .libraryUnavailable(.png, reason: "cannot load libpng16.so.16"))
+        XCTAssertFalse(error.isPermanent, "the image may be fine: it must not go on the failed-URL list")
+        XCTAssertEqual(error.category, .file)
+        XCTAssertEqual(error.reason, "PNG images cannot be decoded here: cannot load libpng16.so.16.")
+    }
+
     func testDescriptionNamesTheURLAndTheCauseWithoutRepeatingTheURL() {
         let error = download(.http(status: 404))
         XCTAssertEqual(error.description, "http://example.com/a.jpg: The server answered HTTP 404.")

@@ -1,4 +1,4 @@
-import CGIF
+import CImageCodecs
 import FoundationEssentials
 
 /// The one file that calls giflib: `DGifOpen` reading from memory through a callback, then
@@ -6,6 +6,7 @@ import FoundationEssentials
 enum GifLib {
     /// The first frame painted on a transparent `width` × `height` canvas (the logical screen).
     static func decodeFirstFrameRGBA(_ data: Data, width: Int, height: Int) throws(DecodeError) -> [UInt8] {
+        try CodecLibraries.load(for: .gif)
         var failure: DecodeError?
         let pixels = PixelBuffer.make(byteCount: width * height * 4) { canvas in
             failure = slurp(data) { gif throws(DecodeError) in
@@ -22,6 +23,7 @@ enum GifLib {
     /// Decodes every frame, and turns the first frame's rows to RGBA through one reused row, so
     /// that no canvas the size of the image is ever allocated.
     static func verifyDecoding(_ data: Data) throws(DecodeError) {
+        try CodecLibraries.load(for: .gif)
         let failure = slurp(data) { gif throws(DecodeError) in
             let frame = try firstFrame(of: gif)
             let width = Int(frame.desc.Width)
@@ -44,9 +46,9 @@ enum GifLib {
             var reader = MemoryReader(base: source.baseAddress, count: source.count, offset: 0)
             return withUnsafeMutablePointer(to: &reader) { reader in
                 var status: Int32 = 0
-                guard let gif = DGifOpen(reader, readFromMemory, &status) else { return error(status) }
-                defer { DGifCloseFile(gif, &status) }
-                guard DGifSlurp(gif) == GIF_OK else { return error(gif.pointee.Error) }
+                guard let gif = imgfetch_DGifOpen(reader, readFromMemory, &status) else { return error(status) }
+                defer { imgfetch_DGifCloseFile(gif, &status) }
+                guard imgfetch_DGifSlurp(gif) == GIF_OK else { return error(gif.pointee.Error) }
                 do throws(DecodeError) {
                     try body(gif)
                     return nil
@@ -70,7 +72,7 @@ enum GifLib {
             throw .corrupt(.gif, reason: "it has no image in it")
         }
         var control = GraphicsControlBlock()
-        let transparent = DGifSavedExtensionToGCB(gif, 0, &control) == GIF_OK ? Int(control.TransparentColor) : -1
+        let transparent = imgfetch_DGifSavedExtensionToGCB(gif, 0, &control) == GIF_OK ? Int(control.TransparentColor) : -1
         guard let colors = frame.pointee.ImageDesc.ColorMap ?? gif.pointee.SColorMap, let raster = frame.pointee.RasterBits else {
             throw .corrupt(.gif, reason: "the first image has no colour table")
         }
@@ -130,7 +132,7 @@ enum GifLib {
 
     private static func error(_ code: Int32) -> DecodeError {
         if code == D_GIF_ERR_READ_FAILED || code == D_GIF_ERR_EOF_TOO_SOON { return .truncated(.gif) }
-        let message = GifErrorString(code).map { String(cString: $0) } ?? "giflib error \(code)"
+        let message = imgfetch_GifErrorString(code).map { String(cString: $0) } ?? "giflib error \(code)"
         return .corrupt(.gif, reason: message.trimming(while: { $0 == "." || $0 == " " }).lowercased())
     }
 }

@@ -1,11 +1,12 @@
-import CTurboJPEG
+import CImageCodecs
 import FoundationEssentials
 
-/// The one file that reaches libjpeg's scanline API, through the shim's C function that keeps
+/// The one file that reaches libjpeg's scanline API, through CImageCodecs' C function that keeps
 /// libjpeg's longjmp error handling on the C side.
 enum LibJPEG {
     /// Decodes every pixel and keeps none: memory stays a few rows wide whatever the image size.
     static func decodeDiscarding(_ data: Data) throws(DecodeError) {
+        try CodecLibraries.load(for: .jpeg)
         var message = [CChar](repeating: 0, count: 200)
         let status = data.withUnsafeBytes { source in
             imgfetch_jpeg_decode_discarding(

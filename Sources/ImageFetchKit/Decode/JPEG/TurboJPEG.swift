@@ -1,4 +1,4 @@
-import CTurboJPEG
+import CImageCodecs
 import FoundationEssentials
 import Synchronization
 
@@ -15,23 +15,24 @@ enum TurboJPEG {
     static func decodeRGBA(
         _ data: Data, width: Int, height: Int, cmyk: CMYKStorage?, needsFreshDecompressor: Bool
     ) throws(DecodeError) -> [UInt8] {
+        try CodecLibraries.load(for: .jpeg)
         let pooled = needsFreshDecompressor ? nil : pool.checkOut()
-        guard let handle = pooled ?? tjInitDecompress() else {
+        guard let handle = pooled ?? imgfetch_tjInitDecompress() else {
             throw .corrupt(.jpeg, reason: "libjpeg-turbo could not create a decompressor")
         }
-        defer { if pooled != nil { pool.checkIn(handle) } else { tjDestroy(handle) } }
+        defer { if pooled != nil { pool.checkIn(handle) } else { imgfetch_tjDestroy(handle) } }
         var failure: String?
         let pixels = PixelBuffer.make(byteCount: width * height * 4) { buffer in
             let status = data.withUnsafeBytes { source in
-                tjDecompress2(
+                imgfetch_tjDecompress2(
                     handle, source.baseAddress?.assumingMemoryBound(to: UInt8.self), UInt(source.count),
                     buffer.baseAddress, Int32(width), 0, Int32(height),
                     (cmyk == nil ? TJPF_RGBA : TJPF_CMYK).rawValue, 0
                 )
             }
             // A warning (such as corrupt data in one scan) still yields a whole image, as in browsers.
-            if status != 0, tjGetErrorCode(handle) != TJERR_WARNING.rawValue {
-                failure = String(cString: tjGetErrorStr2(handle))
+            if status != 0, imgfetch_tjGetErrorCode(handle) != TJERR_WARNING.rawValue {
+                failure = String(cString: imgfetch_tjGetErrorStr2(handle))
                 buffer.initialize(repeating: 0)
             }
         }
@@ -68,7 +69,7 @@ enum TurboJPEG {
         func checkOut() -> tjhandle? {
             let address = idle.withLock { $0.popLast() }
             if let address, let pointer = UnsafeMutableRawPointer(bitPattern: address) { return pointer }
-            return tjInitDecompress()
+            return imgfetch_tjInitDecompress()
         }
 
         /// Returns a handle from `checkOut` for reuse; the caller must not use it afterwards.
@@ -79,7 +80,7 @@ enum TurboJPEG {
                 idle.append(address)
                 return true
             }
-            if !kept { tjDestroy(pointer) }
+            if !kept { imgfetch_tjDestroy(pointer) }
         }
     }
 }

@@ -1,4 +1,4 @@
-import CPNG
+import CImageCodecs
 import FoundationEssentials
 
 /// The one file that calls libpng, through its simplified `png_image_*` API, which reports
@@ -7,6 +7,7 @@ enum LibPNG {
     /// Decodes into a new RGBA8 buffer of `width` × `height` (the probed size), straight into the
     /// returned array.
     static func decodeRGBA(_ data: Data, width: Int, height: Int) throws(DecodeError) -> [UInt8] {
+        try CodecLibraries.load(for: .png)
         var failure: String?
         let byteCount = width * height * 4
         let pixels = PixelBuffer.make(byteCount: byteCount) { buffer in
@@ -14,15 +15,15 @@ enum LibPNG {
             failure = data.withUnsafeBytes { source in
                 var image = png_image()
                 image.version = UInt32(PNG_IMAGE_VERSION)
-                defer { png_image_free(&image) }
-                guard png_image_begin_read_from_memory(&image, source.baseAddress, source.count) != 0 else {
+                defer { imgfetch_png_image_free(&image) }
+                guard imgfetch_png_image_begin_read_from_memory(&image, source.baseAddress, source.count) != 0 else {
                     return message(of: image)
                 }
                 guard Int(image.width) == width, Int(image.height) == height else {
                     return "libpng reads a size of \(image.width)×\(image.height), not \(width)×\(height)"
                 }
                 image.format = imgfetch_png_format_rgba
-                guard png_image_finish_read(&image, nil, buffer.baseAddress, 0, nil) != 0 else {
+                guard imgfetch_png_image_finish_read(&image, nil, buffer.baseAddress, 0, nil) != 0 else {
                     return message(of: image)
                 }
                 return nil

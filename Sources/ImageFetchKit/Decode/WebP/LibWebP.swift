@@ -1,4 +1,4 @@
-import CWebP
+import CImageCodecs
 import FoundationEssentials
 
 /// The one file that calls libwebp: `WebPDecode` into our buffer for a still image, and
@@ -6,11 +6,12 @@ import FoundationEssentials
 enum LibWebP {
     /// Decodes a still image straight into a new RGBA8 buffer of `width` × `height`.
     static func decodeRGBA(_ data: Data, width: Int, height: Int) throws(DecodeError) -> [UInt8] {
+        try CodecLibraries.load(for: .webp)
         var status = VP8_STATUS_OK
         let byteCount = width * height * 4
         let pixels = PixelBuffer.make(byteCount: byteCount) { buffer in
             var config = WebPDecoderConfig()
-            guard WebPInitDecoderConfig(&config) != 0 else { status = VP8_STATUS_INVALID_PARAM; return }
+            guard imgfetch_WebPInitDecoderConfig(&config) != 0 else { status = VP8_STATUS_INVALID_PARAM; return }
             config.output.colorspace = MODE_RGBA
             config.output.is_external_memory = 1
             config.output.width = Int32(width)
@@ -19,9 +20,9 @@ enum LibWebP {
             config.output.u.RGBA.stride = Int32(width * 4)
             config.output.u.RGBA.size = byteCount
             status = data.withUnsafeBytes { source in
-                WebPDecode(source.baseAddress?.assumingMemoryBound(to: UInt8.self), source.count, &config)
+                imgfetch_WebPDecode(source.baseAddress?.assumingMemoryBound(to: UInt8.self), source.count, &config)
             }
-            WebPFreeDecBuffer(&config.output)  // frees nothing of ours: the memory is external
+            imgfetch_WebPFreeDecBuffer(&config.output)  // frees nothing of ours: the memory is external
             if status != VP8_STATUS_OK { buffer.initialize(repeating: 0) }
         }
         guard status == VP8_STATUS_OK else { throw error(status) }
@@ -31,25 +32,26 @@ enum LibWebP {
     /// Decodes every frame of an animation (so a broken later frame is caught) and returns the
     /// first, composited on the `width` × `height` canvas.
     static func decodeAnimationRGBA(_ data: Data, width: Int, height: Int, frameCount: Int) throws(DecodeError) -> [UInt8] {
+        try CodecLibraries.load(for: .webp)
         var failure: DecodeError?
         let byteCount = width * height * 4
         let pixels = PixelBuffer.make(byteCount: byteCount) { buffer in
             buffer.initialize(repeating: 0)
             failure = data.withUnsafeBytes { source in
                 var options = WebPAnimDecoderOptions()
-                guard WebPAnimDecoderOptionsInit(&options) != 0 else { return .corrupt(.webp, reason: "libwebp refused its options") }
+                guard imgfetch_WebPAnimDecoderOptionsInit(&options) != 0 else { return .corrupt(.webp, reason: "libwebp refused its options") }
                 options.color_mode = MODE_RGBA
                 options.use_threads = 0
                 var input = WebPData(bytes: source.baseAddress?.assumingMemoryBound(to: UInt8.self), size: source.count)
-                guard let decoder = WebPAnimDecoderNew(&input, &options) else {
+                guard let decoder = imgfetch_WebPAnimDecoderNew(&input, &options) else {
                     return .corrupt(.webp, reason: "libwebp cannot read the animation")
                 }
-                defer { WebPAnimDecoderDelete(decoder) }
+                defer { imgfetch_WebPAnimDecoderDelete(decoder) }
                 var decoded = 0
-                while WebPAnimDecoderHasMoreFrames(decoder) != 0 {
+                while imgfetch_WebPAnimDecoderHasMoreFrames(decoder) != 0 {
                     var frame: UnsafeMutablePointer<UInt8>?
                     var timestamp: Int32 = 0
-                    guard WebPAnimDecoderGetNext(decoder, &frame, &timestamp) != 0, let frame else {
+                    guard imgfetch_WebPAnimDecoderGetNext(decoder, &frame, &timestamp) != 0, let frame else {
                         return .corrupt(.webp, reason: "frame \(decoded + 1) of \(frameCount) does not decode")
                     }
                     if decoded == 0 { buffer.baseAddress?.update(from: frame, count: byteCount) }

@@ -1,0 +1,246 @@
+#include "CImageCodecs.h"
+
+#include <dlfcn.h>
+#include <pthread.h>
+#include <setjmp.h>
+#include <string.h>
+
+// One group of libraries loaded together: a failure message, or NULL once every symbol resolved.
+struct group {
+    pthread_once_t once;
+    char error[512];
+    int loaded;
+};
+
+static void *open_library(struct group *group, const char *soname, const char *package) {
+    void *library = dlopen(soname, RTLD_NOW | RTLD_LOCAL);
+    if (library == NULL) {
+        const char *reason = dlerror();
+        snprintf(group->error, sizeof group->error, "cannot load %s (Debian package %s): %s", soname, package,
+                 reason ? reason : "unknown error");
+    }
+    return library;
+}
+
+static int resolve(struct group *group, void *library, void **slot, const char *soname, const char *name) {
+    *slot = dlsym(library, name);
+    if (*slot == NULL) snprintf(group->error, sizeof group->error, "%s has no %s", soname, name);
+    return *slot != NULL;
+}
+
+#define RESOLVE(group, library, soname, slot, name) \
+    if (!resolve(&group, library, (void **)&slot, soname, name)) return
+
+#define LOADER(name, group)                                     \
+    const char *imgfetch_##name##_load(void) {                  \
+        pthread_once(&group.once, load_##name);                 \
+        return group.loaded ? NULL : group.error;               \
+    }
+
+// --- libpng ---
+
+static struct group png = {PTHREAD_ONCE_INIT, "", 0};
+static struct {
+    int (*begin_read_from_memory)(png_imagep, png_const_voidp, size_t);
+    int (*finish_read)(png_imagep, png_const_colorp, void *, png_int_32, void *);
+    void (*image_free)(png_imagep);
+} png_api;
+
+static void load_png(void) {
+    const char *soname = "libpng16.so.16";
+    void *library = open_library(&png, soname, "libpng16-16");
+    if (library == NULL) return;
+    RESOLVE(png, library, soname, png_api.begin_read_from_memory, "png_image_begin_read_from_memory");
+    RESOLVE(png, library, soname, png_api.finish_read, "png_image_finish_read");
+    RESOLVE(png, library, soname, png_api.image_free, "png_image_free");
+    png.loaded = 1;
+}
+LOADER(png, png)
+
+int imgfetch_png_image_begin_read_from_memory(png_imagep image, png_const_voidp memory, size_t size) {
+    return png_api.begin_read_from_memory(image, memory, size);
+}
+int imgfetch_png_image_finish_read(png_imagep image, png_const_colorp background, void *buffer,
+                                   png_int_32 row_stride, void *colormap) {
+    return png_api.finish_read(image, background, buffer, row_stride, colormap);
+}
+void imgfetch_png_image_free(png_imagep image) { png_api.image_free(image); }
+
+// --- libjpeg-turbo: TurboJPEG, and libjpeg's scanline API for verification ---
+
+static struct group jpeg = {PTHREAD_ONCE_INIT, "", 0};
+static struct {
+    tjhandle (*init_decompress)(void);
+    int (*decompress2)(tjhandle, const unsigned char *, unsigned long, unsigned char *, int, int, int, int, int);
+    int (*destroy)(tjhandle);
+    int (*get_error_code)(tjhandle);
+    char *(*get_error_str2)(tjhandle);
+    struct jpeg_error_mgr *(*std_error)(struct jpeg_error_mgr *);
+    void (*create_decompress)(j_decompress_ptr, int, size_t);
+    void (*mem_src)(j_decompress_ptr, const unsigned char *, unsigned long);
+    int (*read_header)(j_decompress_ptr, boolean);
+    boolean (*start_decompress)(j_decompress_ptr);
+    JDIMENSION (*read_scanlines)(j_decompress_ptr, JSAMPARRAY, JDIMENSION);
+    boolean (*finish_decompress)(j_decompress_ptr);
+    void (*destroy_decompress)(j_decompress_ptr);
+} jpeg_api;
+
+static void load_jpeg(void) {
+    const char *turbo = "libturbojpeg.so.0";
+    void *library = open_library(&jpeg, turbo, "libturbojpeg0");
+    if (library == NULL) return;
+    RESOLVE(jpeg, library, turbo, jpeg_api.init_decompress, "tjInitDecompress");
+    RESOLVE(jpeg, library, turbo, jpeg_api.decompress2, "tjDecompress2");
+    RESOLVE(jpeg, library, turbo, jpeg_api.destroy, "tjDestroy");
+    RESOLVE(jpeg, library, turbo, jpeg_api.get_error_code, "tjGetErrorCode");
+    RESOLVE(jpeg, library, turbo, jpeg_api.get_error_str2, "tjGetErrorStr2");
+    const char *classic = "libjpeg.so.62";
+    void *scanlines = open_library(&jpeg, classic, "libjpeg62-turbo");
+    if (scanlines == NULL) return;
+    RESOLVE(jpeg, scanlines, classic, jpeg_api.std_error, "jpeg_std_error");
+    RESOLVE(jpeg, scanlines, classic, jpeg_api.create_decompress, "jpeg_CreateDecompress");
+    RESOLVE(jpeg, scanlines, classic, jpeg_api.mem_src, "jpeg_mem_src");
+    RESOLVE(jpeg, scanlines, classic, jpeg_api.read_header, "jpeg_read_header");
+    RESOLVE(jpeg, scanlines, classic, jpeg_api.start_decompress, "jpeg_start_decompress");
+    RESOLVE(jpeg, scanlines, classic, jpeg_api.read_scanlines, "jpeg_read_scanlines");
+    RESOLVE(jpeg, scanlines, classic, jpeg_api.finish_decompress, "jpeg_finish_decompress");
+    RESOLVE(jpeg, scanlines, classic, jpeg_api.destroy_decompress, "jpeg_destroy_decompress");
+    jpeg.loaded = 1;
+}
+LOADER(jpeg, jpeg)
+
+tjhandle imgfetch_tjInitDecompress(void) { return jpeg_api.init_decompress(); }
+int imgfetch_tjDecompress2(tjhandle handle, const unsigned char *jpegBuf, unsigned long jpegSize,
+                           unsigned char *dstBuf, int width, int pitch, int height, int pixelFormat, int flags) {
+    return jpeg_api.decompress2(handle, jpegBuf, jpegSize, dstBuf, width, pitch, height, pixelFormat, flags);
+}
+int imgfetch_tjDestroy(tjhandle handle) { return jpeg_api.destroy(handle); }
+int imgfetch_tjGetErrorCode(tjhandle handle) { return jpeg_api.get_error_code(handle); }
+char *imgfetch_tjGetErrorStr2(tjhandle handle) { return jpeg_api.get_error_str2(handle); }
+
+struct jpeg_error {
+    struct jpeg_error_mgr manager;
+    jmp_buf jump;
+};
+
+static void jpeg_error_exit(j_common_ptr cinfo) { longjmp(((struct jpeg_error *)cinfo->err)->jump, 1); }
+
+// Warnings (such as corrupt data in one scan) are not errors: the image still decodes whole.
+static void jpeg_emit_message(j_common_ptr cinfo, int level) { (void)cinfo; (void)level; }
+
+int imgfetch_jpeg_decode_discarding(const unsigned char *data, unsigned long size, char *message, size_t message_size) {
+    struct jpeg_decompress_struct cinfo;
+    struct jpeg_error error;
+    cinfo.err = jpeg_api.std_error(&error.manager);
+    error.manager.error_exit = jpeg_error_exit;
+    error.manager.emit_message = jpeg_emit_message;
+    if (setjmp(error.jump)) {
+        char text[JMSG_LENGTH_MAX];
+        (*cinfo.err->format_message)((j_common_ptr)&cinfo, text);
+        if (message_size > 0) {
+            strncpy(message, text, message_size - 1);
+            message[message_size - 1] = '\0';
+        }
+        jpeg_api.destroy_decompress(&cinfo);
+        return -1;
+    }
+    jpeg_api.create_decompress(&cinfo, JPEG_LIB_VERSION, sizeof cinfo);
+    jpeg_api.mem_src(&cinfo, data, size);
+    jpeg_api.read_header(&cinfo, TRUE);
+    int cmyk = cinfo.jpeg_color_space == JCS_CMYK || cinfo.jpeg_color_space == JCS_YCCK;
+    cinfo.out_color_space = cmyk ? JCS_CMYK : JCS_RGB;
+    jpeg_api.start_decompress(&cinfo);
+    JSAMPARRAY rows = (*cinfo.mem->alloc_sarray)((j_common_ptr)&cinfo, JPOOL_IMAGE,
+                                                 cinfo.output_width * cinfo.output_components,
+                                                 cinfo.rec_outbuf_height);
+    while (cinfo.output_scanline < cinfo.output_height) {
+        jpeg_api.read_scanlines(&cinfo, rows, cinfo.rec_outbuf_height);
+    }
+    jpeg_api.finish_decompress(&cinfo);
+    jpeg_api.destroy_decompress(&cinfo);
+    return 0;
+}
+
+// --- libwebp and libwebpdemux ---
+
+static struct group webp = {PTHREAD_ONCE_INIT, "", 0};
+static struct {
+    int (*init_decoder_config)(WebPDecoderConfig *, int);
+    VP8StatusCode (*decode)(const uint8_t *, size_t, WebPDecoderConfig *);
+    void (*free_dec_buffer)(WebPDecBuffer *);
+    int (*anim_options_init)(WebPAnimDecoderOptions *, int);
+    WebPAnimDecoder *(*anim_new)(const WebPData *, const WebPAnimDecoderOptions *, int);
+    int (*anim_has_more_frames)(const WebPAnimDecoder *);
+    int (*anim_get_next)(WebPAnimDecoder *, uint8_t **, int *);
+    void (*anim_delete)(WebPAnimDecoder *);
+} webp_api;
+
+static void load_webp(void) {
+    const char *decoder = "libwebp.so.7";
+    void *library = open_library(&webp, decoder, "libwebp7");
+    if (library == NULL) return;
+    RESOLVE(webp, library, decoder, webp_api.init_decoder_config, "WebPInitDecoderConfigInternal");
+    RESOLVE(webp, library, decoder, webp_api.decode, "WebPDecode");
+    RESOLVE(webp, library, decoder, webp_api.free_dec_buffer, "WebPFreeDecBuffer");
+    const char *demux = "libwebpdemux.so.2";
+    void *animation = open_library(&webp, demux, "libwebpdemux2");
+    if (animation == NULL) return;
+    RESOLVE(webp, animation, demux, webp_api.anim_options_init, "WebPAnimDecoderOptionsInitInternal");
+    RESOLVE(webp, animation, demux, webp_api.anim_new, "WebPAnimDecoderNewInternal");
+    RESOLVE(webp, animation, demux, webp_api.anim_has_more_frames, "WebPAnimDecoderHasMoreFrames");
+    RESOLVE(webp, animation, demux, webp_api.anim_get_next, "WebPAnimDecoderGetNext");
+    RESOLVE(webp, animation, demux, webp_api.anim_delete, "WebPAnimDecoderDelete");
+    webp.loaded = 1;
+}
+LOADER(webp, webp)
+
+int imgfetch_WebPInitDecoderConfig(WebPDecoderConfig *config) {
+    return webp_api.init_decoder_config(config, WEBP_DECODER_ABI_VERSION);
+}
+VP8StatusCode imgfetch_WebPDecode(const uint8_t *data, size_t size, WebPDecoderConfig *config) {
+    return webp_api.decode(data, size, config);
+}
+void imgfetch_WebPFreeDecBuffer(WebPDecBuffer *buffer) { webp_api.free_dec_buffer(buffer); }
+int imgfetch_WebPAnimDecoderOptionsInit(WebPAnimDecoderOptions *options) {
+    return webp_api.anim_options_init(options, WEBP_DEMUX_ABI_VERSION);
+}
+WebPAnimDecoder *imgfetch_WebPAnimDecoderNew(const WebPData *data, const WebPAnimDecoderOptions *options) {
+    return webp_api.anim_new(data, options, WEBP_DEMUX_ABI_VERSION);
+}
+int imgfetch_WebPAnimDecoderHasMoreFrames(const WebPAnimDecoder *decoder) { return webp_api.anim_has_more_frames(decoder); }
+int imgfetch_WebPAnimDecoderGetNext(WebPAnimDecoder *decoder, uint8_t **buffer, int *timestamp) {
+    return webp_api.anim_get_next(decoder, buffer, timestamp);
+}
+void imgfetch_WebPAnimDecoderDelete(WebPAnimDecoder *decoder) { webp_api.anim_delete(decoder); }
+
+// --- giflib ---
+
+static struct group gif = {PTHREAD_ONCE_INIT, "", 0};
+static struct {
+    GifFileType *(*open)(void *, InputFunc, int *);
+    int (*slurp)(GifFileType *);
+    int (*close_file)(GifFileType *, int *);
+    int (*saved_extension_to_gcb)(GifFileType *, int, GraphicsControlBlock *);
+    const char *(*error_string)(int);
+} gif_api;
+
+static void load_gif(void) {
+    const char *soname = "libgif.so.7";
+    void *library = open_library(&gif, soname, "libgif7");
+    if (library == NULL) return;
+    RESOLVE(gif, library, soname, gif_api.open, "DGifOpen");
+    RESOLVE(gif, library, soname, gif_api.slurp, "DGifSlurp");
+    RESOLVE(gif, library, soname, gif_api.close_file, "DGifCloseFile");
+    RESOLVE(gif, library, soname, gif_api.saved_extension_to_gcb, "DGifSavedExtensionToGCB");
+    RESOLVE(gif, library, soname, gif_api.error_string, "GifErrorString");
+    gif.loaded = 1;
+}
+LOADER(gif, gif)
+
+GifFileType *imgfetch_DGifOpen(void *userData, InputFunc readFunc, int *error) { return gif_api.open(userData, readFunc, error); }
+int imgfetch_DGifSlurp(GifFileType *file) { return gif_api.slurp(file); }
+int imgfetch_DGifCloseFile(GifFileType *file, int *error) { return gif_api.close_file(file, error); }
+int imgfetch_DGifSavedExtensionToGCB(GifFileType *file, int imageIndex, GraphicsControlBlock *control) {
+    return gif_api.saved_extension_to_gcb(file, imageIndex, control);
+}
+const char *imgfetch_GifErrorString(int error) { return gif_api.error_string(error); }

@@ -1,0 +1,19 @@
+import CImageCodecs
+
+/// The codec libraries are loaded when a format is first decoded (see CImageCodecs.h): a cache
+/// hit, `info` without `--decode` and header validation never load them.
+enum CodecLibraries {
+    /// Loads the library that decodes `format`, once per process.
+    ///
+    /// - Throws: `.libraryUnavailable` when it cannot be loaded.
+    static func load(for format: ImageFormat) throws(DecodeError) {
+        let failure: UnsafePointer<CChar>? = switch format {
+        case .png: imgfetch_png_load()
+        case .jpeg: imgfetch_jpeg_load()
+        case .webp: imgfetch_webp_load()
+        case .gif: imgfetch_gif_load()
+        case .bmp, .tiff, .heic, .avif, .ico, .svg: nil  // never decoded: the registry refuses them first
+        }
+        if let failure { throw .libraryUnavailable(format, reason: String(cString: failure)) }
+    }
+}
