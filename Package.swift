@@ -11,12 +11,13 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
     ],
     targets: [
-        // C libraries, found through pkg-config; each shim header holds only what Swift cannot call directly.
-        // libcurl is loaded at first network use (dlopen), not linked: see Sources/CCurl/include/CCurl.h.
+        // C libraries. libcurl is loaded at first network use (dlopen), not linked: see
+        // Sources/CCurl/include/CCurl.h; the codec libraries likewise at first decode: see
+        // Sources/CImageCodecs/include/CImageCodecs.h. Only SQLite, which every run needs, is linked.
         .target(name: "CCurl", linkerSettings: [.linkedLibrary("dl")]),
-        // The codec libraries likewise, at first decode: see Sources/CImageCodecs/include/CImageCodecs.h.
         .target(name: "CImageCodecs", linkerSettings: [.linkedLibrary("dl")]),
         .systemLibrary(name: "CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
+        // Header-only: the glibc calls the Glibc module does not export (mallopt, pthread_setname_np).
         .systemLibrary(name: "CGlibcExtras"),
 
         .target(
