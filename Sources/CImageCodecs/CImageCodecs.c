@@ -22,14 +22,29 @@ static void *open_library(struct group *group, const char *soname, const char *p
     return library;
 }
 
-static int resolve(struct group *group, void *library, void **slot, const char *soname, const char *name) {
-    *slot = dlsym(library, name);
-    if (*slot == NULL) snprintf(group->error, sizeof group->error, "%s has no %s", soname, name);
-    return *slot != NULL;
+// Where one function pointer goes, and the library's name for it.
+struct symbol {
+    void **slot;
+    const char *name;
+};
+
+// Opens `soname` and resolves every symbol of `symbols`; on failure leaves the reason in `group`.
+static int load_library(struct group *group, const char *soname, const char *package,
+                        const struct symbol *symbols, size_t count) {
+    void *library = open_library(group, soname, package);
+    if (library == NULL) return 0;
+    for (size_t i = 0; i < count; i++) {
+        *symbols[i].slot = dlsym(library, symbols[i].name);
+        if (*symbols[i].slot == NULL) {
+            snprintf(group->error, sizeof group->error, "%s has no %s", soname, symbols[i].name);
+            return 0;
+        }
+    }
+    return 1;
 }
 
-#define RESOLVE(group, library, soname, slot, name) \
-    if (!resolve(&group, library, (void **)&slot, soname, name)) return
+#define LOAD(group, soname, package, symbols) \
+    if (!load_library(&group, soname, package, symbols, sizeof symbols / sizeof *symbols)) return
 
 #define LOADER(name, group)                                     \
     const char *imgfetch_##name##_load(void) {                  \
@@ -47,12 +62,12 @@ static struct {
 } png_api;
 
 static void load_png(void) {
-    const char *soname = "libpng16.so.16";
-    void *library = open_library(&png, soname, "libpng16-16");
-    if (library == NULL) return;
-    RESOLVE(png, library, soname, png_api.begin_read_from_memory, "png_image_begin_read_from_memory");
-    RESOLVE(png, library, soname, png_api.finish_read, "png_image_finish_read");
-    RESOLVE(png, library, soname, png_api.image_free, "png_image_free");
+    const struct symbol symbols[] = {
+        {(void **)&png_api.begin_read_from_memory, "png_image_begin_read_from_memory"},
+        {(void **)&png_api.finish_read, "png_image_finish_read"},
+        {(void **)&png_api.image_free, "png_image_free"},
+    };
+    LOAD(png, "libpng16.so.16", "libpng16-16", symbols);
     png.loaded = 1;
 }
 LOADER(png, png)
@@ -86,25 +101,25 @@ static struct {
 } jpeg_api;
 
 static void load_jpeg(void) {
-    const char *turbo = "libturbojpeg.so.0";
-    void *library = open_library(&jpeg, turbo, "libturbojpeg0");
-    if (library == NULL) return;
-    RESOLVE(jpeg, library, turbo, jpeg_api.init_decompress, "tjInitDecompress");
-    RESOLVE(jpeg, library, turbo, jpeg_api.decompress2, "tjDecompress2");
-    RESOLVE(jpeg, library, turbo, jpeg_api.destroy, "tjDestroy");
-    RESOLVE(jpeg, library, turbo, jpeg_api.get_error_code, "tjGetErrorCode");
-    RESOLVE(jpeg, library, turbo, jpeg_api.get_error_str2, "tjGetErrorStr2");
-    const char *classic = "libjpeg.so.62";
-    void *scanlines = open_library(&jpeg, classic, "libjpeg62-turbo");
-    if (scanlines == NULL) return;
-    RESOLVE(jpeg, scanlines, classic, jpeg_api.std_error, "jpeg_std_error");
-    RESOLVE(jpeg, scanlines, classic, jpeg_api.create_decompress, "jpeg_CreateDecompress");
-    RESOLVE(jpeg, scanlines, classic, jpeg_api.mem_src, "jpeg_mem_src");
-    RESOLVE(jpeg, scanlines, classic, jpeg_api.read_header, "jpeg_read_header");
-    RESOLVE(jpeg, scanlines, classic, jpeg_api.start_decompress, "jpeg_start_decompress");
-    RESOLVE(jpeg, scanlines, classic, jpeg_api.read_scanlines, "jpeg_read_scanlines");
-    RESOLVE(jpeg, scanlines, classic, jpeg_api.finish_decompress, "jpeg_finish_decompress");
-    RESOLVE(jpeg, scanlines, classic, jpeg_api.destroy_decompress, "jpeg_destroy_decompress");
+    const struct symbol turbo[] = {
+        {(void **)&jpeg_api.init_decompress, "tjInitDecompress"},
+        {(void **)&jpeg_api.decompress2, "tjDecompress2"},
+        {(void **)&jpeg_api.destroy, "tjDestroy"},
+        {(void **)&jpeg_api.get_error_code, "tjGetErrorCode"},
+        {(void **)&jpeg_api.get_error_str2, "tjGetErrorStr2"},
+    };
+    const struct symbol scanlines[] = {
+        {(void **)&jpeg_api.std_error, "jpeg_std_error"},
+        {(void **)&jpeg_api.create_decompress, "jpeg_CreateDecompress"},
+        {(void **)&jpeg_api.mem_src, "jpeg_mem_src"},
+        {(void **)&jpeg_api.read_header, "jpeg_read_header"},
+        {(void **)&jpeg_api.start_decompress, "jpeg_start_decompress"},
+        {(void **)&jpeg_api.read_scanlines, "jpeg_read_scanlines"},
+        {(void **)&jpeg_api.finish_decompress, "jpeg_finish_decompress"},
+        {(void **)&jpeg_api.destroy_decompress, "jpeg_destroy_decompress"},
+    };
+    LOAD(jpeg, "libturbojpeg.so.0", "libturbojpeg0", turbo);
+    LOAD(jpeg, "libjpeg.so.62", "libjpeg62-turbo", scanlines);
     jpeg.loaded = 1;
 }
 LOADER(jpeg, jpeg)
@@ -176,20 +191,20 @@ static struct {
 } webp_api;
 
 static void load_webp(void) {
-    const char *decoder = "libwebp.so.7";
-    void *library = open_library(&webp, decoder, "libwebp7");
-    if (library == NULL) return;
-    RESOLVE(webp, library, decoder, webp_api.init_decoder_config, "WebPInitDecoderConfigInternal");
-    RESOLVE(webp, library, decoder, webp_api.decode, "WebPDecode");
-    RESOLVE(webp, library, decoder, webp_api.free_dec_buffer, "WebPFreeDecBuffer");
-    const char *demux = "libwebpdemux.so.2";
-    void *animation = open_library(&webp, demux, "libwebpdemux2");
-    if (animation == NULL) return;
-    RESOLVE(webp, animation, demux, webp_api.anim_options_init, "WebPAnimDecoderOptionsInitInternal");
-    RESOLVE(webp, animation, demux, webp_api.anim_new, "WebPAnimDecoderNewInternal");
-    RESOLVE(webp, animation, demux, webp_api.anim_has_more_frames, "WebPAnimDecoderHasMoreFrames");
-    RESOLVE(webp, animation, demux, webp_api.anim_get_next, "WebPAnimDecoderGetNext");
-    RESOLVE(webp, animation, demux, webp_api.anim_delete, "WebPAnimDecoderDelete");
+    const struct symbol decoder[] = {
+        {(void **)&webp_api.init_decoder_config, "WebPInitDecoderConfigInternal"},
+        {(void **)&webp_api.decode, "WebPDecode"},
+        {(void **)&webp_api.free_dec_buffer, "WebPFreeDecBuffer"},
+    };
+    const struct symbol animation[] = {
+        {(void **)&webp_api.anim_options_init, "WebPAnimDecoderOptionsInitInternal"},
+        {(void **)&webp_api.anim_new, "WebPAnimDecoderNewInternal"},
+        {(void **)&webp_api.anim_has_more_frames, "WebPAnimDecoderHasMoreFrames"},
+        {(void **)&webp_api.anim_get_next, "WebPAnimDecoderGetNext"},
+        {(void **)&webp_api.anim_delete, "WebPAnimDecoderDelete"},
+    };
+    LOAD(webp, "libwebp.so.7", "libwebp7", decoder);
+    LOAD(webp, "libwebpdemux.so.2", "libwebpdemux2", animation);
     webp.loaded = 1;
 }
 LOADER(webp, webp)
@@ -225,14 +240,14 @@ static struct {
 } gif_api;
 
 static void load_gif(void) {
-    const char *soname = "libgif.so.7";
-    void *library = open_library(&gif, soname, "libgif7");
-    if (library == NULL) return;
-    RESOLVE(gif, library, soname, gif_api.open, "DGifOpen");
-    RESOLVE(gif, library, soname, gif_api.slurp, "DGifSlurp");
-    RESOLVE(gif, library, soname, gif_api.close_file, "DGifCloseFile");
-    RESOLVE(gif, library, soname, gif_api.saved_extension_to_gcb, "DGifSavedExtensionToGCB");
-    RESOLVE(gif, library, soname, gif_api.error_string, "GifErrorString");
+    const struct symbol symbols[] = {
+        {(void **)&gif_api.open, "DGifOpen"},
+        {(void **)&gif_api.slurp, "DGifSlurp"},
+        {(void **)&gif_api.close_file, "DGifCloseFile"},
+        {(void **)&gif_api.saved_extension_to_gcb, "DGifSavedExtensionToGCB"},
+        {(void **)&gif_api.error_string, "GifErrorString"},
+    };
+    LOAD(gif, "libgif.so.7", "libgif7", symbols);
     gif.loaded = 1;
 }
 LOADER(gif, gif)
