@@ -53,7 +53,7 @@ extension ExitStatus {
         case .notAnImage: "Not an image: unsupported, truncated, corrupt, or over a limit."
         case .cacheMiss: "Not cached (--cache-only, cache show)."
         case .blockedAsFailed: "The URL is on the failed-URL list; --retry-failed fetches it."
-        case .fileError: "A local file or the cache could not be read or written."
+        case .fileError: "A local file or the cache could not be read or written, or a codec library could not be loaded."
         }
     }
 }

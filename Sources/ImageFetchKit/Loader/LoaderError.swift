@@ -14,7 +14,7 @@ public enum LoaderError: Error, Sendable, CustomStringConvertible {
         case notCached
         /// The URL is on the failed-URL list.
         case blocked
-        /// The cache or a local file could not be read or written.
+        /// The cache or a local file could not be read or written, or a codec library loaded.
         case file
         /// The argument is not a URL imgfetch can fetch.
         case usage
