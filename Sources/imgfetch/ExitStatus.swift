@@ -42,6 +42,12 @@ extension ExitStatus {
         }
     }
 
+    /// The exit status for data that did not decode: not an image, unless the codec library
+    /// itself could not be loaded, which is this machine's problem (as `LoaderError` says).
+    init(decodeError: DecodeError) {
+        if case .libraryUnavailable = decodeError { self = .fileError } else { self = .notAnImage }
+    }
+
     /// What a user reads in `--help` and the man page for each code.
     var meaning: String {
         switch self {

@@ -32,7 +32,7 @@ extension InfoCommand {
                 ? jsonLine(name: url, info: info, byteCount: data.count)
                 : textLine(name: url, info: info, byteCount: data.count))
         } catch let error as DecodeError {
-            return .failure(URLFailure(reason: error.description, status: .notAnImage))
+            return .failure(URLFailure(reason: error.description, status: ExitStatus(decodeError: error)))
         } catch {
             return .failure(URLFailure(reason: "The cached copy cannot be read: \(error).", status: .fileError))
         }

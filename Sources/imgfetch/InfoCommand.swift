@@ -82,7 +82,7 @@ struct InfoCommand: AsyncParsableCommand {
     private static func status(for error: ImageFile.Error) -> ExitStatus {
         switch error {
         case .unreadable: .fileError
-        case .notAnImage: .notAnImage
+        case .notAnImage(_, let cause): ExitStatus(decodeError: cause)
         }
     }
 }

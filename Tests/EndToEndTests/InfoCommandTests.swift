@@ -96,4 +96,21 @@ final class InfoCommandTests: XCTestCase {
         XCTAssertEqual(result.status, 0, result.stderr)
         XCTAssertEqual(result.stdout.split(separator: "\n").count, names.count)
     }
+
+    /// A codec library that cannot be loaded (here libpng, hidden behind /dev/null in a private
+    /// mount namespace) is this machine's problem: exit 8, and the message says which library.
+    func testAMissingCodecLibraryIsAFileErrorNotABadImage() throws {
+        let library = URL(fileURLWithPath: "/lib/x86_64-linux-gnu/libpng16.so.16").resolvingSymlinksInPath().path
+        let file = fixture("alpha.png")
+        let script = """
+            unshare -m sh -c 'mount --bind /dev/null \(library) || exit 99
+            exec \(Imgfetch.binary.path) info --decode \(file)'
+            """
+        let result = try Shell.run(script)
+        if result.status == 99 || result.stderr.contains("unshare: ") {
+            throw XCTSkip("no private mount namespace here: \(result.stderr)")
+        }
+        XCTAssertEqual(result.status, 8, result.stderr)
+        XCTAssertTrue(result.stderr.hasPrefix("imgfetch: \(file): PNG images cannot be decoded here: cannot load libpng16.so.16"), result.stderr)
+    }
 }
