@@ -26,11 +26,11 @@ extension DiskCache {
         String(absolutePath.dropFirst(directory.count + 1))
     }
 
-    /// Writes `data` to a new, uniquely named temporary file in the shard folder of `relativePath`
+    /// Writes `data` to a new, uniquely named temporary file in the shard folder of `key`
     /// (creating the folder if needed) and returns its path. The file is complete (and, for
     /// `.powerLoss`, synced) when this returns; it is not yet visible as an entry.
-    func writeTemporaryFile(_ data: Data, beside relativePath: String) throws(Error) -> String {
-        let shard = FilePath.parent(of: absolutePath(relativePath))
+    func writeTemporaryFile(_ data: Data, for key: CacheKey) throws(Error) -> String {
+        let shard = absolutePath(key.shard)
         // pid + a per-process counter is unique among live writers and costs no syscall (UUID()
         // reads /dev/urandom); a dead writer's leftover with the same name makes O_EXCL fail and
         // the next number is tried.
@@ -69,7 +69,7 @@ extension DiskCache {
         return path
     }
 
-    /// Renames a finished temporary file (written by `writeTemporaryFile(_:beside:)`, so in the
+    /// Renames a finished temporary file (written by `writeTemporaryFile(_:for:)`, so in the
     /// same folder) to `relativePath`. Call only inside an index write transaction (see
     /// `DiskCache` on why).
     func publish(temporaryFile: String, as relativePath: String) throws(Error) {

@@ -109,7 +109,7 @@ public final class DiskCache: Sendable {
         validators: CacheValidators = CacheValidators(), expiresAt: Date? = nil
     ) throws(Error) -> CacheEntry {
         let relativePath = key.relativePath(fileExtension: info.format.fileExtension)
-        let temporaryFile = try writeTemporaryFile(data, beside: relativePath)
+        let temporaryFile = try writeTemporaryFile(data, for: key)
         let now = configuration.currentDate()
         let entry = CacheEntry(
             key: key, url: url, path: absolutePath(relativePath), format: info.format,

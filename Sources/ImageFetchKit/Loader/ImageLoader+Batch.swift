@@ -58,7 +58,8 @@ extension ImageLoader {
         var firsts: [Int] = []
         var repeats: [Int: [Int]] = [:]
         for (index, text) in urls.enumerated() {
-            let key = URL(string: text).map { CacheKey(url: $0, filter: filter).rawValue } ?? text
+            // The key's text, as `CacheKey` would hold it, without hashing it here as well.
+            let key = URL(string: text).map { filter.apply(to: $0) } ?? text
             if let earlier = first[key] {
                 repeats[earlier, default: []].append(index)
             } else {
