@@ -1,8 +1,7 @@
 #include "CCurl.h"
 
-#include <dlfcn.h>
+#include "CLibraryLoading.h"
 #include <pthread.h>
-#include <stdio.h>
 
 // The libcurl entry points imgfetch uses, resolved from the shared library at first use.
 static struct {
@@ -30,44 +29,31 @@ static pthread_once_t load_once = PTHREAD_ONCE_INIT;
 static char load_error[512];
 static int loaded;
 
-static int resolve(void *library, void **slot, const char *name) {
-    *slot = dlsym(library, name);
-    if (*slot == NULL) {
-        snprintf(load_error, sizeof load_error, "libcurl.so.4 has no %s (libcurl 7.84 or later is needed)", name);
-        return 0;
-    }
-    return 1;
-}
-
 static void load(void) {
-    // The soname of Debian's libcurl4 (OpenSSL flavour), the package scripts/deps installs.
-    void *library = dlopen("libcurl.so.4", RTLD_NOW | RTLD_LOCAL);
-    if (library == NULL) {
-        const char *reason = dlerror();
-        snprintf(load_error, sizeof load_error, "cannot load libcurl: %s", reason ? reason : "unknown error");
-        return;
-    }
-#define RESOLVE(field, name) if (!resolve(library, (void **)&api.field, name)) return
-    RESOLVE(global_init, "curl_global_init");
-    RESOLVE(easy_strerror, "curl_easy_strerror");
-    RESOLVE(easy_init, "curl_easy_init");
-    RESOLVE(easy_reset, "curl_easy_reset");
-    RESOLVE(easy_cleanup, "curl_easy_cleanup");
-    RESOLVE(easy_setopt, "curl_easy_setopt");
-    RESOLVE(easy_getinfo, "curl_easy_getinfo");
-    RESOLVE(easy_header, "curl_easy_header");
-    RESOLVE(multi_init, "curl_multi_init");
-    RESOLVE(multi_add_handle, "curl_multi_add_handle");
-    RESOLVE(multi_remove_handle, "curl_multi_remove_handle");
-    RESOLVE(multi_perform, "curl_multi_perform");
-    RESOLVE(multi_poll, "curl_multi_poll");
-    RESOLVE(multi_wakeup, "curl_multi_wakeup");
-    RESOLVE(multi_info_read, "curl_multi_info_read");
-    RESOLVE(multi_setopt, "curl_multi_setopt");
-    RESOLVE(slist_append, "curl_slist_append");
-    RESOLVE(slist_free_all, "curl_slist_free_all");
-#undef RESOLVE
-    loaded = 1;
+    const struct imgfetch_symbol symbols[] = {
+        {(void **)&api.global_init, "curl_global_init"},
+        {(void **)&api.easy_strerror, "curl_easy_strerror"},
+        {(void **)&api.easy_init, "curl_easy_init"},
+        {(void **)&api.easy_reset, "curl_easy_reset"},
+        {(void **)&api.easy_cleanup, "curl_easy_cleanup"},
+        {(void **)&api.easy_setopt, "curl_easy_setopt"},
+        {(void **)&api.easy_getinfo, "curl_easy_getinfo"},
+        {(void **)&api.easy_header, "curl_easy_header"},
+        {(void **)&api.multi_init, "curl_multi_init"},
+        {(void **)&api.multi_add_handle, "curl_multi_add_handle"},
+        {(void **)&api.multi_remove_handle, "curl_multi_remove_handle"},
+        {(void **)&api.multi_perform, "curl_multi_perform"},
+        {(void **)&api.multi_poll, "curl_multi_poll"},
+        {(void **)&api.multi_wakeup, "curl_multi_wakeup"},
+        {(void **)&api.multi_info_read, "curl_multi_info_read"},
+        {(void **)&api.multi_setopt, "curl_multi_setopt"},
+        {(void **)&api.slist_append, "curl_slist_append"},
+        {(void **)&api.slist_free_all, "curl_slist_free_all"},
+    };
+    // The soname of Debian's libcurl4 (OpenSSL flavour), the package scripts/deps installs;
+    // curl_easy_header needs 7.84.
+    loaded = imgfetch_load_library("libcurl.so.4", "Debian package libcurl4, libcurl 7.84 or later", symbols,
+                                   sizeof symbols / sizeof *symbols, load_error, sizeof load_error);
 }
 
 const char *imgfetch_curl_load(void) {

@@ -1,6 +1,6 @@
 #include "CImageCodecs.h"
 
-#include <dlfcn.h>
+#include "CLibraryLoading.h"
 #include <pthread.h>
 #include <setjmp.h>
 #include <string.h>
@@ -12,39 +12,10 @@ struct group {
     int loaded;
 };
 
-static void *open_library(struct group *group, const char *soname, const char *package) {
-    void *library = dlopen(soname, RTLD_NOW | RTLD_LOCAL);
-    if (library == NULL) {
-        const char *reason = dlerror();
-        snprintf(group->error, sizeof group->error, "cannot load %s (Debian package %s): %s", soname, package,
-                 reason ? reason : "unknown error");
-    }
-    return library;
-}
-
-// Where one function pointer goes, and the library's name for it.
-struct symbol {
-    void **slot;
-    const char *name;
-};
-
-// Opens `soname` and resolves every symbol of `symbols`; on failure leaves the reason in `group`.
-static int load_library(struct group *group, const char *soname, const char *package,
-                        const struct symbol *symbols, size_t count) {
-    void *library = open_library(group, soname, package);
-    if (library == NULL) return 0;
-    for (size_t i = 0; i < count; i++) {
-        *symbols[i].slot = dlsym(library, symbols[i].name);
-        if (*symbols[i].slot == NULL) {
-            snprintf(group->error, sizeof group->error, "%s has no %s", soname, symbols[i].name);
-            return 0;
-        }
-    }
-    return 1;
-}
-
-#define LOAD(group, soname, package, symbols) \
-    if (!load_library(&group, soname, package, symbols, sizeof symbols / sizeof *symbols)) return
+#define LOAD(group, soname, package, symbols)                                      \
+    if (!imgfetch_load_library(soname, "Debian package " package, symbols,           \
+                               sizeof symbols / sizeof *symbols, group.error, sizeof group.error)) \
+        return
 
 #define LOADER(name, group)                                     \
     const char *imgfetch_##name##_load(void) {                  \
@@ -62,7 +33,7 @@ static struct {
 } png_api;
 
 static void load_png(void) {
-    const struct symbol symbols[] = {
+    const struct imgfetch_symbol symbols[] = {
         {(void **)&png_api.begin_read_from_memory, "png_image_begin_read_from_memory"},
         {(void **)&png_api.finish_read, "png_image_finish_read"},
         {(void **)&png_api.image_free, "png_image_free"},
@@ -101,14 +72,14 @@ static struct {
 } jpeg_api;
 
 static void load_jpeg(void) {
-    const struct symbol turbo[] = {
+    const struct imgfetch_symbol turbo[] = {
         {(void **)&jpeg_api.init_decompress, "tjInitDecompress"},
         {(void **)&jpeg_api.decompress2, "tjDecompress2"},
         {(void **)&jpeg_api.destroy, "tjDestroy"},
         {(void **)&jpeg_api.get_error_code, "tjGetErrorCode"},
         {(void **)&jpeg_api.get_error_str2, "tjGetErrorStr2"},
     };
-    const struct symbol scanlines[] = {
+    const struct imgfetch_symbol scanlines[] = {
         {(void **)&jpeg_api.std_error, "jpeg_std_error"},
         {(void **)&jpeg_api.create_decompress, "jpeg_CreateDecompress"},
         {(void **)&jpeg_api.mem_src, "jpeg_mem_src"},
@@ -191,12 +162,12 @@ static struct {
 } webp_api;
 
 static void load_webp(void) {
-    const struct symbol decoder[] = {
+    const struct imgfetch_symbol decoder[] = {
         {(void **)&webp_api.init_decoder_config, "WebPInitDecoderConfigInternal"},
         {(void **)&webp_api.decode, "WebPDecode"},
         {(void **)&webp_api.free_dec_buffer, "WebPFreeDecBuffer"},
     };
-    const struct symbol animation[] = {
+    const struct imgfetch_symbol animation[] = {
         {(void **)&webp_api.anim_options_init, "WebPAnimDecoderOptionsInitInternal"},
         {(void **)&webp_api.anim_new, "WebPAnimDecoderNewInternal"},
         {(void **)&webp_api.anim_has_more_frames, "WebPAnimDecoderHasMoreFrames"},
@@ -240,7 +211,7 @@ static struct {
 } gif_api;
 
 static void load_gif(void) {
-    const struct symbol symbols[] = {
+    const struct imgfetch_symbol symbols[] = {
         {(void **)&gif_api.open, "DGifOpen"},
         {(void **)&gif_api.slurp, "DGifSlurp"},
         {(void **)&gif_api.close_file, "DGifCloseFile"},
