@@ -1,24 +1,84 @@
 import FoundationEssentials
 
 extension ImageLoader {
-    /// Disk cache, then (under the cross-process per-key lock) the network.
-    func loadFromDiskOrNetwork(
-        _ url: URL, key: CacheKey, options: LoadOptions, progress: (@Sendable (LoadProgress) -> Void)?
+    /// What the caches say about one load.
+    enum CacheAnswer {
+        /// The caches answered: a hit, or a failure a fetch would not change.
+        case answered(Result<LoadedImage, LoaderError>)
+        /// Only the network can answer.
+        case needsNetwork(NetworkLoad)
+    }
+
+    /// A load the caches could not answer: its URL, key and disk cache (nil with `noDiskCache`).
+    struct NetworkLoad {
+        let url: URL
+        let key: CacheKey
+        let cache: DiskCache?
+    }
+
+    /// Memory cache, then disk cache (a hit is promoted to memory), then the checks that stop a
+    /// fetch: `cacheOnly` and the failed-URL list.
+    func answerFromCaches(_ text: String, options: LoadOptions) -> CacheAnswer {
+        do throws(LoaderError) {
+            guard let url = URL(string: text), let scheme = url.scheme?.lowercased(), scheme == "http" || scheme == "https",
+                  url.host != nil else {
+                throw .invalidURL(text)
+            }
+            let key = CacheKey(url: url, filter: options.keyFilter)
+            if !options.refresh, var image = memoryCache.value(for: key) {
+                image.cacheType = .memory
+                return .answered(.success(image))
+            }
+            if options.noDiskCache {
+                // The failed-URL list lives in the disk index, which this mode never touches.
+                if options.cacheOnly { throw .notCached(url) }
+                return .needsNetwork(NetworkLoad(url: url, key: key, cache: nil))
+            }
+            let cache = try diskCache(for: url)
+            if !options.refresh, let stored = try lookUp(key, url: url, in: cache), isFresh(stored, in: cache, options: options) {
+                let image = LoadedImage(entry: stored, cacheType: .disk)
+                remember(image, for: key)
+                return .answered(.success(image))
+            }
+            if options.cacheOnly { throw .notCached(url) }
+            try checkFailedList(url, options: options, cache: cache)
+            return .needsNetwork(NetworkLoad(url: url, key: key, cache: cache))
+        } catch {
+            return .answered(.failure(error))
+        }
+    }
+
+    /// Fetches what the caches could not answer. Later requests for a key already loading in this
+    /// process wait for that load and report `memory`.
+    func loadFromNetwork(
+        _ load: NetworkLoad, options: LoadOptions, progress: (@Sendable (LoadProgress) -> Void)?
+    ) async -> Result<LoadedImage, LoaderError> {
+        let (outcome, joined) = await inFlight.run(load.key) {
+            do throws(LoaderError) {
+                let image = try await self.fetchUnlessAnotherProcessDid(load, options: options, progress: progress)
+                self.remember(image, for: load.key)
+                return .success(image)
+            } catch {
+                return .failure(error)
+            }
+        }
+        guard joined else { return outcome }
+        return outcome.map { image in
+            var shared = image
+            shared.cacheType = .memory
+            return shared
+        }
+    }
+
+    /// Under the cross-process per-key lock, looks at the disk cache again (another process may
+    /// have fetched the key meanwhile), then fetches.
+    private func fetchUnlessAnotherProcessDid(
+        _ load: NetworkLoad, options: LoadOptions, progress: (@Sendable (LoadProgress) -> Void)?
     ) async throws(LoaderError) -> LoadedImage {
-        if options.noDiskCache {
-            // The failed-URL list lives in the disk index, which this mode never touches.
+        let (url, key) = (load.url, load.key)
+        guard let cache = load.cache else {
             return try await fetch(url, key: key, stale: nil, options: options, cache: nil, progress: progress)
         }
-        let cache = try diskCache(for: url)
-
-        let stored = try lookUp(key, url: url, in: cache)
-        if let stored, !options.refresh, isFresh(stored, in: cache, options: options) {
-            return LoadedImage(entry: stored, cacheType: .disk)
-        }
-        if options.cacheOnly { throw .notCached(url) }
-        try checkFailedList(url, options: options, cache: cache)
-
-        // Another process may be fetching this key: wait for it, then look again before fetching.
         do {
             return try await cache.withKeyLock(key) { () async throws -> LoadedImage in
                 let current = try lookUp(key, url: url, in: cache)

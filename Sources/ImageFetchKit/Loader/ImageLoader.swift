@@ -32,11 +32,22 @@ public final class ImageLoader: Sendable {
     ) async -> LoadResult {
         let start = ContinuousClock.now
         let outcome: Result<LoadedImage, LoaderError>
-        do throws(LoaderError) {
-            outcome = .success(try await loadImage(url, options: options, progress: progress))
-        } catch {
-            outcome = .failure(error)
+        switch answerFromCaches(url, options: options) {
+        case .answered(let answer): outcome = answer
+        case .needsNetwork(let load): outcome = await loadFromNetwork(load, options: options, progress: progress)
         }
+        return LoadResult(url: url, outcome: outcome, elapsed: (ContinuousClock.now - start) / .seconds(1))
+    }
+
+    /// Loads one URL if the caches can answer without the network: a fresh hit, or a failure no
+    /// fetch could change (not an http(s) URL, a `cacheOnly` miss, a URL on the failed-URL list,
+    /// an unusable cache). Returns nil when only a fetch can answer; `load` then does the rest.
+    ///
+    /// Synchronous on the calling thread, so a run made only of cache hits never starts a task
+    /// (and the concurrency runtime never starts its threads: a third of a `get` hit's time).
+    public func loadFromCaches(_ url: String, options: LoadOptions = LoadOptions()) -> LoadResult? {
+        let start = ContinuousClock.now
+        guard case .answered(let outcome) = answerFromCaches(url, options: options) else { return nil }
         return LoadResult(url: url, outcome: outcome, elapsed: (ContinuousClock.now - start) / .seconds(1))
     }
 
@@ -74,33 +85,6 @@ public final class ImageLoader: Sendable {
             opened = downloader
             return downloader
         }
-    }
-
-    private func loadImage(
-        _ text: String, options: LoadOptions, progress: (@Sendable (LoadProgress) -> Void)?
-    ) async throws(LoaderError) -> LoadedImage {
-        guard let url = URL(string: text), let scheme = url.scheme?.lowercased(), scheme == "http" || scheme == "https",
-              url.host != nil else {
-            throw .invalidURL(text)
-        }
-        let key = CacheKey(url: url, filter: options.keyFilter)
-        if !options.refresh, var image = memoryCache.value(for: key) {
-            image.cacheType = .memory
-            return image
-        }
-        // Later requests for a key already loading wait for that load and report `memory`.
-        let (outcome, joined) = await inFlight.run(key) {
-            do throws(LoaderError) {
-                let image = try await self.loadFromDiskOrNetwork(url, key: key, options: options, progress: progress)
-                self.remember(image, for: key)
-                return .success(image)
-            } catch {
-                return .failure(error)
-            }
-        }
-        var image = try outcome.get()
-        if joined { image.cacheType = .memory }
-        return image
     }
 
     func remember(_ image: LoadedImage, for key: CacheKey) {
