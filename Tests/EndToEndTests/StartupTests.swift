@@ -36,6 +36,27 @@ final class StartupTests: EndToEndTestCase {
         XCTAssertTrue(decode.stderr.contains("libpng16.so.16"), "decoding a PNG loads libpng")
     }
 
+    /// A `get` the caches answer runs on the main thread alone: the concurrency runtime starts its
+    /// threads only for a URL that must be fetched. strace shows every thread a run starts.
+    func testCacheHitStartsNoThreadButAFetchDoes() throws {
+        func threadsStarted(_ arguments: [String]) throws -> [String] {
+            let command = ([Imgfetch.binary.path] + arguments).map(Shell.quote).joined(separator: " ")
+            let result = try Shell.run(
+                "strace -f -qq -e trace=clone,clone3 -o /dev/stderr \(command) 2>&1 >/dev/null",
+                environment: ["IMGFETCH_CACHE_DIR": cacheDirectory.path])
+            if result.stdout.contains("PTRACE") || result.stdout.contains("strace: ") {
+                throw XCTSkip("strace cannot trace here: \(result.stdout)")
+            }
+            XCTAssertEqual(result.status, 0, result.stdout)
+            return lines(result.stdout).filter { $0.contains("clone") }
+        }
+        let url = url("baseline.jpg")
+        XCTAssertFalse(try threadsStarted(["get", url]).isEmpty, "a fetch runs the downloader's and the runtime's threads")
+        XCTAssertEqual(try threadsStarted(["get", url]), [], "a cache hit must start no thread")
+        XCTAssertEqual(try threadsStarted(["get", "--json", url, url]), [], "nor two hits")
+        XCTAssertEqual(try requests("/baseline.jpg"), 1)
+    }
+
     func testInfoOnAFileNeverLoadsLibcurl() throws {
         let file = Self.fixtures.appendingPathComponent("baseline.jpg").path
         let result = try imgfetch(["info", file], environment: ["LD_DEBUG": "files"])

@@ -1,7 +1,4 @@
 import ArgumentParser
-import FoundationEssentials
-import Glibc
-import ImageFetchKit
 
 /// `imgfetch get URL...`: loads each URL through the caches and prints where the image is.
 struct GetCommand: AsyncParsableCommand {
@@ -31,67 +28,18 @@ struct GetCommand: AsyncParsableCommand {
     @OptionGroup(title: "Cache and network options") var loaderOptions: LoaderOptions
     @OptionGroup(title: "Output options") var outputOptions: OutputOptions
 
+    /// The arguments as `GetRequest`, the form both parsers produce and `run()` executes.
+    var request: GetRequest {
+        GetRequest(
+            urls: urls, output: output, json: json, cacheDir: loaderOptions.location.cacheDir,
+            loadOptions: loaderOptions.loadOptions, quiet: outputOptions.quiet, verbose: outputOptions.verbose)
+    }
+
     func validate() throws {
-        if urls.isEmpty { throw ValidationError("Give at least one URL.") }
-        if output != nil, urls.count != 1 { throw ValidationError("--output takes exactly one URL; \(urls.count) were given.") }
-        if output == "-", json { throw ValidationError("--output - writes the image bytes to stdout; it cannot be combined with --json.") }
-        if loaderOptions.noDiskCache, output == nil, !json {
-            throw ValidationError("--no-disk-cache leaves no cached file to print: add --output FILE, --output - or --json.")
-        }
+        try request.validate()
     }
 
     func run() async throws {
-        Terminal.prepare()
-        let loader = try loaderOptions.makeLoader(concurrency: 6)
-        let options = loaderOptions.loadOptions
-        let stdout = StandardOutput.shared
-        let display = ProgressDisplay(quiet: outputOptions.quiet, total: urls.count)
-
-        var failures: [ExitStatus] = []
-        for await result in loader.loadInOrder(urls, options: options, concurrency: 6, progress: display.transfer) {
-            display.finished(result)
-            if let line = result.errorLine {
-                display.message(line)
-                failures.append(ExitStatus(result.error?.category ?? .file))
-            } else if outputOptions.verbose {
-                display.message(result.verboseLine)
-            }
-            if json {
-                stdout.writeLine(result.jsonLine)
-            } else if let image = result.image {
-                if let failure = deliver(image, url: result.url, to: stdout) {
-                    display.message(failure.line)
-                    failures.append(failure.status)
-                }
-            }
-            if stdout.isClosed { break }
-        }
-        display.finish()
-        stdout.flush()
-        let status = stdout.isClosed ? .success : ExitStatus.combining(failures, total: urls.count)
-        if status != .success { throw status.exitCode }
-    }
-
-    /// Prints the path, or writes the image where `--output` says; a failure to write is returned.
-    private func deliver(_ image: LoadedImage, url: String, to stdout: StandardOutput) -> (line: String, status: ExitStatus)? {
-        switch output {
-        case nil:
-            stdout.writeLine(image.fileURL?.path ?? "")
-            return nil
-        case "-":
-            do {
-                stdout.write(try image.contents())
-                return nil
-            } catch {
-                return ("imgfetch: \(url): Cannot read the cached image: \(SystemErrorText.describe(error)).", .fileError)
-            }
-        case let path?:
-            do {
-                try image.contents().write(to: URL(fileURLWithPath: path), options: .atomic)
-                return nil
-            } catch {
-                return ("imgfetch: \(url): Cannot write \(path): \(SystemErrorText.describe(error)).", .fileError)
-            }
-        }
+        try await request.run()
     }
 }

@@ -13,6 +13,11 @@ struct CacheLocationOptions: ParsableArguments {
 extension CacheLocationOptions {
     /// The cache directory the flags and environment name (nothing is created yet).
     func resolvedDirectory() throws -> String {
+        try Self.resolvedDirectory(cacheDir: cacheDir)
+    }
+
+    /// The cache directory `--cache-dir` (`cacheDir`) or else the environment names.
+    static func resolvedDirectory(cacheDir: String?) throws -> String {
         do {
             return try CacheLocation.resolve(explicit: cacheDir, environment: ProcessInfo.processInfo.environment)
         } catch {

@@ -6,8 +6,13 @@ extension LoaderOptions {
     /// A loader for these options, running at most `concurrency` transfers at once, with a memory
     /// cache of `memoryCostLimit` bytes.
     func makeLoader(concurrency: Int, memoryCostLimit: Int = 64 * 1024 * 1024) throws -> ImageLoader {
+        try Self.makeLoader(cacheDir: location.cacheDir, concurrency: concurrency, memoryCostLimit: memoryCostLimit)
+    }
+
+    /// A loader on the cache `--cache-dir` names (`cacheDir`), else the one the environment names.
+    static func makeLoader(cacheDir: String?, concurrency: Int, memoryCostLimit: Int = 64 * 1024 * 1024) throws -> ImageLoader {
         ImageLoader(configuration: LoaderConfiguration(
-            cacheDirectory: try location.resolvedDirectory(), memoryCostLimit: memoryCostLimit,
+            cacheDirectory: try CacheLocationOptions.resolvedDirectory(cacheDir: cacheDir), memoryCostLimit: memoryCostLimit,
             maxConcurrentTransfers: concurrency))
     }
 }
