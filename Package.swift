@@ -52,5 +52,10 @@ let package = Package(
             name: "EndToEndTests",
             dependencies: ["ImageFetchKit", "TestSupport"]
         ),
+        // The command line's own logic, in process: the executable's types under @testable import.
+        .testTarget(
+            name: "CommandLineTests",
+            dependencies: ["imgfetch", .product(name: "ArgumentParser", package: "swift-argument-parser")]
+        ),
     ]
 )

@@ -40,6 +40,10 @@ struct IMGFetch: AsyncParsableCommand {
     static func main() async {
         MallocTuning.keepImageBuffersForReuse()
         do {
+            if let request = quickGetRequest() {
+                try await request.run()
+                return
+            }
             if let get = parseGetDirectly() {
                 try await get.run()
                 return
@@ -60,6 +64,14 @@ struct IMGFetch: AsyncParsableCommand {
 }
 
 extension IMGFetch {
+    /// `imgfetch get …` read by `GetRequest(quickParsing:)` when it is one of the common short
+    /// forms (most of a cache hit's time otherwise goes to argument-parser); nil for anything else.
+    private static func quickGetRequest() -> GetRequest? {
+        let arguments = CommandLine.arguments.dropFirst()
+        guard arguments.first == GetCommand.configuration.commandName else { return nil }
+        return GetRequest(quickParsing: arguments.dropFirst())
+    }
+
     /// `imgfetch get …` parsed as `get`'s own arguments, skipping the root: argument-parser
     /// otherwise builds the argument table of every subcommand before it looks at the first word,
     /// and those Swift runtime type lookups are most of a cache hit's run time. Any problem,
