@@ -1,4 +1,5 @@
 import FoundationEssentials
+import Glibc
 
 /// Where the disk cache lives, resolved the way DESIGN.md lists it, and the directory's preparation.
 public enum CacheLocation {
@@ -9,10 +10,13 @@ public enum CacheLocation {
     /// `$XDG_CACHE_HOME/imgfetch` (only when absolute, as the XDG spec says), else
     /// `$HOME/.cache/imgfetch`. Empty values count as unset. Pure: touches no file.
     ///
+    /// - Parameter environment: the value of an environment variable, nil when it is not set.
     /// - Throws: `CacheLocation.Error.noHomeDirectory` when nothing above is set.
-    public static func resolve(explicit: String?, environment: [String: String]) throws -> String {
+    public static func resolve(
+        explicit: String?, environment: (String) -> String? = ProcessEnvironment.value
+    ) throws -> String {
         func value(_ name: String) -> String? {
-            guard let value = environment[name], !value.isEmpty else { return nil }
+            guard let value = environment(name), !value.isEmpty else { return nil }
             return value
         }
         if let explicit, !explicit.isEmpty { return absolute(explicit, home: value("HOME")) }
@@ -22,17 +26,24 @@ public enum CacheLocation {
         throw Error.noHomeDirectory
     }
 
+    /// `resolve` with the variables in `environment`.
+    public static func resolve(explicit: String?, environment: [String: String]) throws -> String {
+        try resolve(explicit: explicit) { environment[$0] }
+    }
+
     /// Creates `directory` (and missing parents) with mode 0700 if it does not exist, and writes its
     /// `CACHEDIR.TAG` if missing. Safe to call from several processes at once.
     public static func prepare(directory: String) throws {
+        let tag = FilePath.join(directory, "CACHEDIR.TAG")
+        // An existing cache, the usual case, costs one system call and no FileManager.
+        if access(tag, F_OK) == 0 { return }
         do {
             try FileManager.default.createDirectory(
                 atPath: directory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
         } catch {
             throw Error.cannotCreate(directory: directory, cause: SystemErrorText.describe(error))
         }
-        let tag = FilePath.join(directory, "CACHEDIR.TAG")
-        guard !FileManager.default.fileExists(atPath: tag) else { return }
+        guard access(tag, F_OK) != 0 else { return }
         let text = """
             \(cacheDirectoryTagSignature)
             # This file is a cache directory tag created by imgfetch.

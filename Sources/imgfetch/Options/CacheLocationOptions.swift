@@ -19,7 +19,7 @@ extension CacheLocationOptions {
     /// The cache directory `--cache-dir` (`cacheDir`) or else the environment names.
     static func resolvedDirectory(cacheDir: String?) throws -> String {
         do {
-            return try CacheLocation.resolve(explicit: cacheDir, environment: ProcessInfo.processInfo.environment)
+            return try CacheLocation.resolve(explicit: cacheDir)
         } catch {
             Terminal.writeError("imgfetch: \(error)\n")
             throw ExitStatus.fileError.exitCode

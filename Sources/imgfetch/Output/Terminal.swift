@@ -1,5 +1,5 @@
-import FoundationEssentials
 import Glibc
+import ImageFetchKit
 
 /// Process-wide terminal set-up and stderr.
 enum Terminal {
@@ -12,8 +12,7 @@ enum Terminal {
 
     /// Colour only on a terminal, and never when NO_COLOR is set to anything (https://no-color.org).
     static var useColor: Bool {
-        let env = ProcessInfo.processInfo.environment
-        return stderrIsTerminal && (env["NO_COLOR"] ?? "").isEmpty && env["TERM"] != "dumb"
+        stderrIsTerminal && (ProcessEnvironment.value("NO_COLOR") ?? "").isEmpty && ProcessEnvironment.value("TERM") != "dumb"
     }
 
     /// Writes `text` to stderr unbuffered.

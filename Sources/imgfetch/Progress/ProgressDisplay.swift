@@ -28,7 +28,7 @@ final class ProgressDisplay: Sendable {
     /// `total` is the number of inputs when known up front (`get`), `nil` for a streamed list.
     init(quiet: Bool, total: Int?, listFraction: (@Sendable () -> Double?)? = nil) {
         enabled = !quiet && Terminal.stderrIsTerminal
-        color = Terminal.useColor
+        color = enabled && Terminal.useColor
         state.withLock { $0.status.total = total }
         self.listFraction = listFraction
         guard enabled else { return }
