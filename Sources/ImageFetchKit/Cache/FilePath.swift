@@ -40,6 +40,13 @@ public enum FilePath {
     /// `path` without empty and `.` components, with each `..` taking away the component before
     /// it (never above the root) and without a trailing slash. Symbolic links are not resolved.
     public static func standardize(_ path: String) -> String {
+        // Most paths (every one a cache hit sees) are standard already; checking is a byte scan,
+        // while rebuilding costs arrays of substrings and a join.
+        isStandard(path) ? path : rebuilt(path)
+    }
+
+    /// `standardize` the long way: split into components and joined again.
+    static func rebuilt(_ path: String) -> String {
         let absolute = path.hasPrefix("/")
         var kept: [Substring] = []
         for component in path.split(separator: "/", omittingEmptySubsequences: true) {
@@ -59,5 +66,25 @@ public enum FilePath {
         let joined = kept.joined(separator: "/")
         if absolute { return "/" + joined }
         return joined.isEmpty ? "." : joined
+    }
+
+    /// Whether `standardize` would return `path` unchanged: not empty, no empty, `.` or `..`
+    /// component, no trailing slash (but "/" itself).
+    static func isStandard(_ path: String) -> Bool {
+        let slash = UInt8(ascii: "/"), dot = UInt8(ascii: ".")
+        var length = 0 // of the current component
+        var onlyDots = true
+        for (offset, byte) in path.utf8.enumerated() {
+            guard byte == slash else {
+                length += 1
+                onlyDots = onlyDots && byte == dot
+                continue
+            }
+            if length == 0 ? offset != 0 : onlyDots && length <= 2 { return false }
+            length = 0
+            onlyDots = true
+        }
+        if length == 0 { return path == "/" }
+        return !(onlyDots && length <= 2)
     }
 }

@@ -30,6 +30,26 @@ final class TextHelpersTests: XCTestCase {
         XCTAssertEqual(FilePath.standardize("./"), ".")
     }
 
+    /// `standardize` returns a path it judges standard without rebuilding it: the rebuild must
+    /// leave every such path alone, checked on every path of up to six characters from "/", ".",
+    /// "a" and "b". (It may rebuild some paths that are standard already, like "../a".)
+    func testAPathJudgedStandardIsOneTheRebuildLeavesAlone() {
+        var paths = [""]
+        var previous = [""]
+        for _ in 1...6 {
+            previous = previous.flatMap { path in ["/", ".", "a", "b"].map { path + $0 } }
+            paths += previous
+        }
+        for path in paths {
+            if FilePath.isStandard(path) { XCTAssertEqual(FilePath.rebuilt(path), path) }
+            XCTAssertEqual(FilePath.standardize(path), FilePath.rebuilt(path), path)
+        }
+        // About half the paths are standard; a judgement that never says so would pass the loop.
+        XCTAssertGreaterThan(paths.filter(FilePath.isStandard).count, paths.count / 3)
+        XCTAssertTrue(FilePath.isStandard("/home/user/.cache/imgfetch"))
+        XCTAssertTrue(FilePath.isStandard("/c/.../x"))
+    }
+
     func testTildeExpandsToTheGivenHomeOrTheUsersHome() {
         XCTAssertEqual(FilePath.expandingTilde("~", home: "/home/me"), "/home/me")
         XCTAssertEqual(FilePath.expandingTilde("~/cache", home: "/home/me"), "/home/me/cache")
