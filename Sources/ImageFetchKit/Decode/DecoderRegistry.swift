@@ -10,25 +10,31 @@ public struct DecoderRegistry: Sendable {
         JPEGDecoder(), PNGDecoder(), GIFDecoder(), WebPDecoder(),
     ])
 
-    private let decoders: [ImageFormat: any ImageDecoding]
+    /// One decoder per format. A list, not a dictionary: four entries are found as fast by a scan,
+    /// and every loader builds a registry, so a cache hit would pay for a dictionary's generic
+    /// types and hashing.
+    private let decoders: [any ImageDecoding]
 
     /// A registry of `decoders`; a later decoder for the same format replaces an earlier one.
     public init(decoders: [any ImageDecoding]) {
-        var byFormat: [ImageFormat: any ImageDecoding] = [:]
-        for decoder in decoders { byFormat[decoder.format] = decoder }
-        self.decoders = byFormat
+        var kept: [any ImageDecoding] = []
+        for decoder in decoders {
+            kept.removeAll { $0.format == decoder.format }
+            kept.append(decoder)
+        }
+        self.decoders = kept
     }
 
     /// This registry with `decoder` added (replacing any decoder for its format).
     public func registering(_ decoder: any ImageDecoding) -> DecoderRegistry {
-        DecoderRegistry(decoders: Array(decoders.values) + [decoder])
+        DecoderRegistry(decoders: decoders + [decoder])
     }
 
     /// The formats this registry decodes.
-    public var supportedFormats: Set<ImageFormat> { Set(decoders.keys) }
+    public var supportedFormats: Set<ImageFormat> { Set(decoders.map(\.format)) }
 
     /// The decoder for `format`, if one is registered.
-    public func decoder(for format: ImageFormat) -> (any ImageDecoding)? { decoders[format] }
+    public func decoder(for format: ImageFormat) -> (any ImageDecoding)? { decoders.first { $0.format == format } }
 
     /// The format named by the magic bytes of `data` (never by a file name or Content-Type);
     /// nil when no known format matches. May name a format this registry cannot decode.
@@ -73,7 +79,7 @@ public struct DecoderRegistry: Sendable {
         _ data: Data, limits: DecodeLimits
     ) throws(DecodeError) -> (decoder: any ImageDecoding, info: ImageInfo) {
         guard let format = format(of: data) else { throw .unsupportedFormat(nil) }
-        guard let decoder = decoders[format] else { throw .unsupportedFormat(format) }
+        guard let decoder = decoder(for: format) else { throw .unsupportedFormat(format) }
         let info = try decoder.probe(data)
         guard info.width > 0, info.height > 0 else { throw .zeroPixels(width: info.width, height: info.height) }
         // Compare without multiplying first: two 32-bit sizes can overflow a product check elsewhere.

@@ -119,7 +119,7 @@ extension ImageLoader {
 extension LoadedImage {
     init(entry: CacheEntry, cacheType: CacheType) {
         self.init(
-            fileURL: URL(fileURLWithPath: entry.path), data: nil, format: entry.format, width: entry.width,
+            filePath: entry.path, data: nil, format: entry.format, width: entry.width,
             height: entry.height, frames: nil, byteCount: Int(entry.bytes), cacheType: cacheType)
     }
 }

@@ -45,7 +45,7 @@ extension ImageLoader {
         if options.retryFailed { forgetFailure(of: url, in: cache) }
 
         var image = LoadedImage(
-            fileURL: nil, data: response.body, format: info.format, width: info.width, height: info.height,
+            filePath: nil, data: response.body, format: info.format, width: info.width, height: info.height,
             frames: info.frameCount, byteCount: response.body.count, cacheType: .network)
         guard let cache, !options.noDiskCache else { return image }
         do {
@@ -53,7 +53,7 @@ extension ImageLoader {
                 response.body, info: CachedImageInfo(format: info.format, width: info.width, height: info.height),
                 for: key, url: url.absoluteString,
                 validators: CacheValidators(etag: response.etag, lastModified: response.lastModified))
-            image.fileURL = URL(fileURLWithPath: entry.path)
+            image.filePath = entry.path
         } catch {
             throw .cache(url, error)
         }

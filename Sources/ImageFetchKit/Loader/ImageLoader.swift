@@ -90,7 +90,7 @@ public final class ImageLoader: Sendable {
     func remember(_ image: LoadedImage, for key: CacheKey) {
         var kept = image
         // A disk-backed image is remembered without its bytes: the file is the copy.
-        if kept.fileURL != nil { kept.data = nil }
+        if kept.filePath != nil { kept.data = nil }
         memoryCache.insert(kept, for: key, cost: kept.memoryCost(for: key))
     }
 }

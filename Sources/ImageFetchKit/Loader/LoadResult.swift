@@ -2,8 +2,10 @@ import FoundationEssentials
 
 /// An image the loader has in hand: its bytes (or the cache file holding them) and what its header says.
 public struct LoadedImage: Sendable {
-    /// The disk cache file holding the image, with the format's extension; `nil` with `noDiskCache`.
-    public var fileURL: URL?
+    /// The absolute path of the disk cache file holding the image, with the format's extension;
+    /// `nil` with `noDiskCache`. A path, not a `URL`: building and reading back a file URL cost a
+    /// cache hit a tenth of a millisecond.
+    public var filePath: String?
     /// The image bytes when the loader holds them in memory (always for `noDiskCache` and network loads).
     public var data: Data?
     public var format: ImageFormat
@@ -19,10 +21,10 @@ public struct LoadedImage: Sendable {
     public var cacheType: CacheType
 
     public init(
-        fileURL: URL?, data: Data?, format: ImageFormat, width: Int, height: Int, frames: Int?,
+        filePath: String?, data: Data?, format: ImageFormat, width: Int, height: Int, frames: Int?,
         byteCount: Int, cacheType: CacheType
     ) {
-        self.fileURL = fileURL
+        self.filePath = filePath
         self.data = data
         self.format = format
         self.width = width
@@ -35,8 +37,8 @@ public struct LoadedImage: Sendable {
     /// The image bytes, from memory or read from the cache file.
     public func contents() throws -> Data {
         if let data { return data }
-        guard let fileURL else { return Data() }
-        return try Data(contentsOf: fileURL, options: .mappedIfSafe)
+        guard let filePath else { return Data() }
+        return try Data(contentsOf: URL(fileURLWithPath: filePath), options: .mappedIfSafe)
     }
 }
 

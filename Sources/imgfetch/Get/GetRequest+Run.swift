@@ -52,7 +52,7 @@ extension GetRequest {
     private func deliver(_ image: LoadedImage, url: String, to stdout: StandardOutput) -> (line: String, status: ExitStatus)? {
         switch output {
         case nil:
-            stdout.writeLine(image.fileURL?.path ?? "")
+            stdout.writeLine(image.filePath ?? "")
             return nil
         case "-":
             do {

@@ -6,7 +6,7 @@ extension LoadResult {
         let image = self.image
         var json = JSONLine()
         json.add("url", url)
-        json.add("path", image?.fileURL?.path)
+        json.add("path", image?.filePath)
         json.add("format", image?.format.rawValue)
         json.add("width", image?.width)
         json.add("height", image?.height)

@@ -12,8 +12,8 @@ final class ImageLoaderTests: LoaderTestCase {
 
         XCTAssertEqual(first.cacheType, .network)
         XCTAssertEqual(second.cacheType, .memory)
-        XCTAssertEqual(second.fileURL, first.fileURL)
-        XCTAssertEqual(try Data(contentsOf: XCTUnwrap(first.fileURL)), try fixture("baseline.jpg"))
+        XCTAssertEqual(second.filePath, first.filePath)
+        XCTAssertEqual(try Data(contentsOf: URL(fileURLWithPath: XCTUnwrap(first.filePath))), try fixture("baseline.jpg"))
         XCTAssertEqual(try server.requestCount(for: "/baseline.jpg"), 1)
     }
 
@@ -105,7 +105,7 @@ final class ImageLoaderTests: LoaderTestCase {
         let renewed = try await makeLoader().load(u).requireImage()
 
         XCTAssertEqual(renewed.cacheType, .disk)
-        XCTAssertEqual(renewed.fileURL, stored.fileURL)
+        XCTAssertEqual(renewed.filePath, stored.filePath)
         XCTAssertEqual(try server.requestCount(for: "/gray.jpg"), 2)
         let entry = try XCTUnwrap(try cache().entry(for: CacheKey(u)))
         XCTAssertEqual(entry.fetchedAt, clock.date(), "the 304 restarted the entry's age")
@@ -129,7 +129,7 @@ final class ImageLoaderTests: LoaderTestCase {
         let image = try await loader.load(url("/alpha.png"), options: options).requireImage()
         let again = try await loader.load(url("/alpha.png"), options: options).requireImage()
 
-        XCTAssertNil(image.fileURL)
+        XCTAssertNil(image.filePath)
         XCTAssertEqual(image.data, try fixture("alpha.png"))
         XCTAssertEqual(again.cacheType, .memory)
         XCTAssertEqual(again.data, try fixture("alpha.png"), "without a file, memory keeps the bytes")

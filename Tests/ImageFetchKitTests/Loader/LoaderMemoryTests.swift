@@ -31,7 +31,7 @@ final class LoaderMemoryTests: LoaderTestCase {
             let key = CacheKey("http://127.0.0.1:8080/small/\(index).png")
             let path = "/home/user/.cache/imgfetch/\(key.shard)/\(key.hash).png"
             let image = LoadedImage(
-                fileURL: URL(fileURLWithPath: path), data: nil, format: .png, width: 1, height: 1, frames: 1,
+                filePath: path, data: nil, format: .png, width: 1, height: 1, frames: 1,
                 byteCount: 165, cacheType: .disk)
             let cost = image.memoryCost(for: key)
             costs += cost
