@@ -13,11 +13,12 @@ let package = Package(
     targets: [
         // C libraries. libcurl is loaded at first network use (dlopen), not linked: see
         // Sources/CCurl/include/CCurl.h; the codec libraries likewise at first decode: see
-        // Sources/CImageCodecs/include/CImageCodecs.h. Only SQLite, which every run needs, is linked.
+        // Sources/CImageCodecs/include/CImageCodecs.h. Only SQLite, which every run needs, is linked,
+        // and statically (libsqlite3.a, see Sources/CSQLite/module.modulemap).
         .target(name: "CLibraryLoading", linkerSettings: [.linkedLibrary("dl")]),
         .target(name: "CCurl", dependencies: ["CLibraryLoading"]),
         .target(name: "CImageCodecs", dependencies: ["CLibraryLoading"]),
-        .systemLibrary(name: "CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
+        .systemLibrary(name: "CSQLite", providers: [.apt(["libsqlite3-dev"])]),
         // Header-only: the glibc calls the Glibc module does not export (mallopt, pthread_setname_np).
         .systemLibrary(name: "CGlibcExtras"),
 
