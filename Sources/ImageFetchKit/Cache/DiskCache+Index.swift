@@ -91,6 +91,12 @@ extension DiskCache {
     /// Sets the connection's pragmas and creates or checks the schema.
     private static func prepare(_ database: SQLiteDatabase, directory: String, configuration: DiskCacheConfiguration) throws {
         try database.execute("PRAGMA journal_mode = WAL")
+        // A `get` is often the only process on the cache: SQLite would create the -wal and -shm
+        // files at its open and delete them at its close, every time (0.15 ms of a 3 ms hit).
+        // They stay instead, and a checkpoint truncates the log to nothing, so a later first
+        // opener has no stale frames to read back.
+        try database.keepWriteAheadLogFiles()
+        try database.execute("PRAGMA journal_size_limit = 0")
         // No memory map of the index (SQLite's default): every mapped page a process touches
         // stays in its resident set, so a batch that probes and inserts 100k keys grew by the
         // whole index (51 MB at 100k entries, measured). Pages read with read() live in the

@@ -52,6 +52,14 @@ final class SQLiteDatabase {
         sqlite3_extended_result_codes(handle, 1)
     }
 
+    /// Leaves the write-ahead log and its shared-memory index on disk when the last connection
+    /// closes, instead of deleting them for the next connection to create again.
+    func keepWriteAheadLogFiles() throws(Failure) {
+        var on: Int32 = 1
+        let code = sqlite3_file_control(handle, "main", SQLITE_FCNTL_PERSIST_WAL, &on)
+        guard code == SQLITE_OK else { throw failure(code) }
+    }
+
     deinit {
         for statement in statements.values { sqlite3_finalize(statement) }
         sqlite3_close_v2(handle)
