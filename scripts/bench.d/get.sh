@@ -13,12 +13,17 @@ runs=50
 scenario="get cache hit, whole process, median of $runs"
 
 # The smallest Swift program that prints a line, built by the same toolchain and linked the same
-# way as scripts/bench builds imgfetch (Swift runtime linked statically), so only their work differs.
+# way as scripts/bench builds imgfetch (Swift runtime linked statically) and installed the same way
+# (a copy, see lib/imgfetch.sh), so only their work differs.
 hello="$BENCH_OUT/hello/hello-static"
 if [ ! -x "$hello" ]; then
   mkdir -p "$BENCH_OUT/hello"
   echo 'print("hello")' > "$BENCH_OUT/hello/main.swift"
-  swiftc -O -static-stdlib "$BENCH_OUT/hello/main.swift" -o "$hello" >>"$BENCH_LOG" 2>&1 || log "could not build $hello"
+  if swiftc -O -static-stdlib "$BENCH_OUT/hello/main.swift" -o "$hello.linked" >>"$BENCH_LOG" 2>&1; then
+    install -m 0755 "$hello.linked" "$hello"
+  else
+    log "could not build $hello"
+  fi
 fi
 
 corpus_list="$(bench_corpus "$(bench_corpus_count)")"

@@ -41,19 +41,20 @@ bench_corpus_count() { if bench_quick; then echo 200; else echo 1000; fi; }
 BENCH_CONCURRENCY=16
 
 # --- the imgfetch binary ---
-# Sets IMGFETCH_BIN to the release build, building it when nobody has yet; returns 1 when the build
-# fails (the modes then skip imgfetch's rows and say why).
+# shellcheck source=imgfetch.sh
+source "$BENCH_LIB/imgfetch.sh"
+# Sets IMGFETCH_BIN to the release build, installed in $BENCH_OUT/bin, building it when nobody has
+# yet; returns 1 when the build fails (the modes then skip imgfetch's rows and say why).
 bench_imgfetch() {
   if [ -n "${IMGFETCH_BIN:-}" ] && [ -x "$IMGFETCH_BIN" ]; then return 0; fi
   [ -z "${IMGFETCH_BUILD_FAILED:-}" ] || return 1
   log "building imgfetch (release)"
-  if ! (cd "$BENCH_ROOT" && swift build -c release --static-swift-stdlib --product imgfetch) >>"$BENCH_LOG" 2>&1; then
+  if ! bench_build_imgfetch "$BENCH_ROOT" "$BENCH_OUT/bin/imgfetch" "$BENCH_LOG"; then
     log "release build failed (see $BENCH_LOG)"
     export IMGFETCH_BUILD_FAILED=1
     return 1
   fi
-  IMGFETCH_BIN="$(cd "$BENCH_ROOT" && swift build -c release --static-swift-stdlib --show-bin-path)/imgfetch"
-  export IMGFETCH_BIN
+  export IMGFETCH_BIN="$BENCH_OUT/bin/imgfetch"
 }
 
 # True when the built imgfetch has the subcommand $1 (e.g. prefetch, get). The root command answers
