@@ -32,12 +32,7 @@ extension ImageLoader {
                 while let (index, result) = await group.next() {
                     pending[index] = result
                     for repeated in repeats[index] ?? [] {
-                        pending[repeated] = LoadResult(
-                            url: urls[repeated], outcome: result.outcome.map { image in
-                                var shared = image
-                                shared.cacheType = .memory
-                                return shared
-                            }, elapsed: result.elapsed)
+                        pending[repeated] = LoadResult(url: urls[repeated], outcome: result.outcome.shared, elapsed: result.elapsed)
                     }
                     while let ready = pending.removeValue(forKey: emitted) {
                         continuation.yield(ready)

@@ -4,7 +4,7 @@ extension ImageLoader {
     /// What the caches say about one load.
     enum CacheAnswer {
         /// The caches answered: a hit, or a failure a fetch would not change.
-        case answered(Result<LoadedImage, LoaderError>)
+        case answered(LoadResult.Outcome)
         /// Only the network can answer.
         case needsNetwork(NetworkLoad)
     }
@@ -27,7 +27,7 @@ extension ImageLoader {
             let key = CacheKey(url: url, filter: options.keyFilter)
             if !options.refresh, var image = memoryCache.value(for: key) {
                 image.cacheType = .memory
-                return .answered(.success(image))
+                return .answered(.loaded(image))
             }
             if options.noDiskCache {
                 // The failed-URL list lives in the disk index, which this mode never touches.
@@ -38,13 +38,13 @@ extension ImageLoader {
             if !options.refresh, let stored = try lookUp(key, url: url, in: cache), isFresh(stored, in: cache, options: options) {
                 let image = LoadedImage(entry: stored, cacheType: .disk)
                 remember(image, for: key)
-                return .answered(.success(image))
+                return .answered(.loaded(image))
             }
             if options.cacheOnly { throw .notCached(url) }
             try checkFailedList(url, options: options, cache: cache)
             return .needsNetwork(NetworkLoad(url: url, key: key, cache: cache))
         } catch {
-            return .answered(.failure(error))
+            return .answered(.failed(error))
         }
     }
 
@@ -52,22 +52,17 @@ extension ImageLoader {
     /// process wait for that load and report `memory`.
     func loadFromNetwork(
         _ load: NetworkLoad, options: LoadOptions, progress: (@Sendable (LoadProgress) -> Void)?
-    ) async -> Result<LoadedImage, LoaderError> {
+    ) async -> LoadResult.Outcome {
         let (outcome, joined) = await inFlight.run(load.key) {
             do throws(LoaderError) {
                 let image = try await self.fetchUnlessAnotherProcessDid(load, options: options, progress: progress)
                 self.remember(image, for: load.key)
-                return .success(image)
+                return .loaded(image)
             } catch {
-                return .failure(error)
+                return .failed(error)
             }
         }
-        guard joined else { return outcome }
-        return outcome.map { image in
-            var shared = image
-            shared.cacheType = .memory
-            return shared
-        }
+        return joined ? outcome.shared : outcome
     }
 
     /// Under the cross-process per-key lock, looks at the disk cache again (another process may

@@ -5,7 +5,7 @@ import Synchronization
 /// Thread safety: a `Mutex` guards the map. The operation is never called under it; a `Task` that
 /// will run it is created there.
 final class InFlightLoads: Sendable {
-    typealias Outcome = Result<LoadedImage, LoaderError>
+    typealias Outcome = LoadResult.Outcome
     private let tasks = Mutex<[CacheKey: Task<Outcome, Never>]>([:])
 
     /// Runs `operation` for `key`, or joins the run already in progress for it; `joined` is true

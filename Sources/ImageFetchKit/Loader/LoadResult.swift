@@ -44,22 +44,45 @@ public struct LoadedImage: Sendable {
 
 /// The outcome of loading one URL: the image or the error, and how long it took.
 public struct LoadResult: Sendable {
+    /// The image, or why there is none.
+    ///
+    /// Not a `Result<LoadedImage, LoaderError>`: the first use of `Result` with an error type makes
+    /// the Swift runtime check that type's `Error` conformance by scanning every conformance record
+    /// of the binary, and every cache hit would pay it (see `ImageLoader`).
+    public enum Outcome: Sendable {
+        case loaded(LoadedImage)
+        case failed(LoaderError)
+    }
+
     /// The URL as the caller gave it.
     public var url: String
-    public var outcome: Result<LoadedImage, LoaderError>
+    public var outcome: Outcome
     /// Wall time from the start of this load to its completion, in seconds.
     public var elapsed: Double
 
-    public init(url: String, outcome: Result<LoadedImage, LoaderError>, elapsed: Double) {
+    public init(url: String, outcome: Outcome, elapsed: Double) {
         self.url = url
         self.outcome = outcome
         self.elapsed = elapsed
     }
 
-    public var image: LoadedImage? { try? outcome.get() }
-    public var error: LoaderError? {
-        if case .failure(let error) = outcome { return error }
+    public var image: LoadedImage? {
+        if case .loaded(let image) = outcome { return image }
         return nil
+    }
+
+    public var error: LoaderError? {
+        if case .failed(let error) = outcome { return error }
+        return nil
+    }
+}
+
+extension LoadResult.Outcome {
+    /// This outcome as a request that shared another request's load reports it: an image from `memory`.
+    var shared: LoadResult.Outcome {
+        guard case .loaded(var image) = self else { return self }
+        image.cacheType = .memory
+        return .loaded(image)
     }
 }
 

@@ -22,8 +22,10 @@ final class ProgressDisplay: Sendable {
     private let start = ContinuousClock.now
     private let state = Mutex(State())
     private static let redrawInterval = Duration.milliseconds(100)
-    /// Redraws while nothing arrives, so a stalled transfer's rate and ETA keep moving.
-    private let ticker = Mutex<Task<Void, Never>?>(nil)
+    /// Stops the redraws that run while nothing arrives (so a stalled transfer's rate and ETA keep
+    /// moving). A closure rather than the `Task`, which a display that never draws would pay a
+    /// runtime conformance scan for (see `ImageLoader`).
+    private let stopTicking = Mutex<(@Sendable () -> Void)?>(nil)
 
     /// `total` is the number of inputs when known up front (`get`), `nil` for a streamed list.
     init(quiet: Bool, total: Int?, listFraction: (@Sendable () -> Double?)? = nil) {
@@ -38,7 +40,7 @@ final class ProgressDisplay: Sendable {
                 self?.tick()
             }
         }
-        ticker.withLock { $0 = task }
+        stopTicking.withLock { $0 = { task.cancel() } }
     }
 
     private let listFraction: (@Sendable () -> Double?)?
@@ -74,7 +76,7 @@ final class ProgressDisplay: Sendable {
     /// Removes the status line; call once, before the summary or exit.
     func finish() {
         guard enabled else { return }
-        ticker.withLock { $0?.cancel() }
+        stopTicking.withLock { $0 }?()
         let clear: Bool = state.withLock { state in
             defer { state.finished = true; state.lineShown = false }
             return state.lineShown && !state.finished

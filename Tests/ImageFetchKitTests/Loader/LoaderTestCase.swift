@@ -50,8 +50,8 @@ extension LoadResult {
     /// The image, or a test failure naming the error.
     func requireImage(file: StaticString = #filePath, line: UInt = #line) throws -> LoadedImage {
         switch outcome {
-        case .success(let image): return image
-        case .failure(let error):
+        case .loaded(let image): return image
+        case .failed(let error):
             XCTFail("expected an image, got: \(error)", file: file, line: line)
             throw error
         }
