@@ -34,11 +34,15 @@ final class SQLiteDatabase {
     }
 
     private let handle: OpaquePointer
-    private var statements: [String: OpaquePointer] = [:]
+    /// Prepared statements and their SQL, found by a scan: there are a dozen at most, and a
+    /// dictionary keyed by `String` would cost a cache hit a scan of the Swift runtime's
+    /// conformance records (see `ImageLoader`).
+    private var statements: [(sql: String, statement: OpaquePointer)] = []
 
     /// Opens (creating if needed) the database at `path`, waiting up to `busyTimeoutMilliseconds`
     /// whenever another connection holds a lock.
     init(path: String, busyTimeoutMilliseconds: Int32) throws(Failure) {
+        _ = Self.processConfiguration
         var handle: OpaquePointer?
         let flags = SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX
         let code = sqlite3_open_v2(path, &handle, flags, nil)
@@ -60,8 +64,13 @@ final class SQLiteDatabase {
         guard code == SQLITE_OK else { throw failure(code) }
     }
 
+    /// SQLite's process-wide settings, made once before the first connection opens (see the shim).
+    private static let processConfiguration: Void = {
+        _ = imgfetch_sqlite_configure_page_cache()
+    }()
+
     deinit {
-        for statement in statements.values { sqlite3_finalize(statement) }
+        for (_, statement) in statements { sqlite3_finalize(statement) }
         sqlite3_close_v2(handle)
     }
 
@@ -129,11 +138,11 @@ final class SQLiteDatabase {
     }
 
     private func prepared(_ sql: String) throws(Failure) -> OpaquePointer {
-        if let statement = statements[sql] { return statement }
+        if let kept = statements.first(where: { $0.sql == sql }) { return kept.statement }
         var statement: OpaquePointer?
         let code = sqlite3_prepare_v3(handle, sql, -1, UInt32(SQLITE_PREPARE_PERSISTENT), &statement, nil)
         guard code == SQLITE_OK, let statement else { throw failure(code) }
-        statements[sql] = statement
+        statements.append((sql, statement))
         return statement
     }
 
