@@ -58,10 +58,14 @@ final class CacheHammer: @unchecked Sendable {
         Glibc.kill(pid, SIGKILL)
     }
 
-    /// Waits for the process to exit and returns its status.
+    /// Waits for the process to exit, and for the reader to take in everything it printed (the
+    /// last line can still be in the pipe when the process is gone), and returns its status.
     @discardableResult
     func waitForExit() -> Int32 {
         process.waitUntilExit()
+        condition.lock()
+        while !ended { condition.wait() }
+        condition.unlock()
         return process.terminationStatus
     }
 
