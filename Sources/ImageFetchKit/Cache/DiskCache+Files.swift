@@ -70,15 +70,14 @@ extension DiskCache {
     }
 
     /// Renames a finished temporary file (written by `writeTemporaryFile(_:for:)`, so in the
-    /// same folder) to `relativePath`. Call only inside an index write transaction (see
-    /// `DiskCache` on why).
-    func publish(temporaryFile: String, as relativePath: String) throws(Error) {
-        let destination = absolutePath(relativePath)
-        guard rename(temporaryFile, destination) == 0 else {
+    /// same folder as `destination`) into place, and with `.powerLoss` makes the rename durable.
+    /// Call only inside an index write transaction (see `DiskCache` on why).
+    static func rename(_ temporaryFile: String, to destination: String, durability: DiskCacheConfiguration.Durability) throws(Error) {
+        guard Glibc.rename(temporaryFile, destination) == 0 else {
             throw .cannotWrite(path: destination, cause: errnoDescription())
         }
-        if configuration.durability == .powerLoss {
-            Self.syncDirectory(FilePath.parent(of: destination))
+        if durability == .powerLoss {
+            syncDirectory(FilePath.parent(of: destination))
         }
     }
 

@@ -7,8 +7,8 @@ import Synchronization
 ///
 /// How it stays consistent (every method follows these):
 /// - A file is written whole into a temporary file beside its final name first, then renamed into
-///   place and its index row inserted
-///   inside one SQLite write transaction (`BEGIN IMMEDIATE`, which is one lock for all processes).
+///   place and its index row inserted inside one SQLite write transaction (`BEGIN IMMEDIATE`,
+///   which is one lock for all processes), which stores waiting at the same moment share.
 ///   A killed writer leaves at most a temporary file (swept later) or a file with no row (an orphan,
 ///   removed by `trim`, `verify --fix` and evicting stores), never a row whose file is missing or
 ///   partial.
@@ -28,6 +28,18 @@ public final class DiskCache: Sendable {
     public let configuration: DiskCacheConfiguration
     let index: Mutex<SQLiteDatabase>
     let keyLocks: KeyLockFile
+    private let openedPublisher = Mutex<IndexPublisher?>(nil)
+
+    /// Commits stores in batches with its own connection; made at the first store, so a process
+    /// that only reads opens one connection.
+    var publisher: IndexPublisher {
+        openedPublisher.withLock { opened in
+            if let opened { return opened }
+            let publisher = IndexPublisher(directory: directory, configuration: configuration)
+            opened = publisher
+            return publisher
+        }
+    }
 
     /// Opens the cache in `directory`, creating it (mode 0700, with a `CACHEDIR.TAG`), its folders
     /// and its index as needed. Temporary files left by killed writers are swept by `trim`,
@@ -100,7 +112,8 @@ public final class DiskCache: Sendable {
 
     /// Stores `data` (already validated: `info` is what the probe found) as the entry for `key`,
     /// replacing any previous one, then enforces `maxSize`. The file is written outside any lock;
-    /// only its rename and index row share the write transaction.
+    /// only its rename and index row share a write transaction, with the other stores waiting at
+    /// the same moment (see `IndexPublisher`). Blocks the calling thread until it is committed.
     ///
     /// - Parameter expiresAt: when the entry stops being served; default now + `maxAge`.
     @discardableResult
@@ -108,6 +121,24 @@ public final class DiskCache: Sendable {
         _ data: Data, info: CachedImageInfo, for key: CacheKey, url: String,
         validators: CacheValidators = CacheValidators(), expiresAt: Date? = nil
     ) throws(Error) -> CacheEntry {
+        let publication = try prepareStore(data, info: info, for: key, url: url, validators: validators, expiresAt: expiresAt)
+        return try finishStore(publication, publisher.publishAndWait(publication))
+    }
+
+    /// `store`, suspending the calling task instead of blocking its thread until it is committed.
+    @discardableResult
+    public func store(
+        _ data: Data, info: CachedImageInfo, for key: CacheKey, url: String,
+        validators: CacheValidators = CacheValidators(), expiresAt: Date? = nil
+    ) async throws(Error) -> CacheEntry {
+        let publication = try prepareStore(data, info: info, for: key, url: url, validators: validators, expiresAt: expiresAt)
+        return try finishStore(publication, await publisher.publish(publication))
+    }
+
+    /// Writes the temporary file and describes the entry it will become.
+    private func prepareStore(
+        _ data: Data, info: CachedImageInfo, for key: CacheKey, url: String, validators: CacheValidators, expiresAt: Date?
+    ) throws(Error) -> IndexPublisher.Publication {
         let relativePath = key.relativePath(fileExtension: info.format.fileExtension)
         let temporaryFile = try writeTemporaryFile(data, for: key)
         let now = configuration.currentDate()
@@ -115,13 +146,17 @@ public final class DiskCache: Sendable {
             key: key, url: url, path: absolutePath(relativePath), format: info.format,
             width: info.width, height: info.height, bytes: Int64(data.count), validators: validators,
             fetchedAt: now, lastUsedAt: now, expiresAt: expiresAt ?? now.addingTimeInterval(configuration.maxAge))
+        return IndexPublisher.Publication(entry: entry, relativePath: relativePath, temporaryFile: temporaryFile)
+    }
+
+    /// The stored entry, once its publication is committed and the cache is within `maxSize`.
+    private func finishStore(_ publication: IndexPublisher.Publication, _ outcome: IndexPublisher.Outcome) throws(Error) -> CacheEntry {
         let totalBytes: Int64
-        do {
-            totalBytes = try publish(entry, relativePath: relativePath, temporaryFile: temporaryFile)
-        } catch {
-            unlink(temporaryFile)
-            throw error
+        switch outcome {
+        case .failed(let error): throw error
+        case .published(let total): totalBytes = total
         }
+        let key = publication.entry.key
         if let maxSize = configuration.maxSize, totalBytes > maxSize {
             try evict(toBytes: Int64(Double(maxSize) * configuration.trimRatio), sparing: key)
             // Eviction is rare (it frees half the cache), so it also sweeps the orphans and stale
@@ -131,7 +166,7 @@ public final class DiskCache: Sendable {
             try removeUnindexedFiles(shard: shard)
             sweepTemporaryFiles(shard: shard)
         }
-        return entry
+        return publication.entry
     }
 
     /// Marks the entry for `key` fresh again after the server answered 304 Not Modified: its
@@ -158,35 +193,5 @@ public final class DiskCache: Sendable {
     public func isExpired(_ entry: CacheEntry, at date: Date? = nil) -> Bool {
         let now = date ?? configuration.currentDate()
         return now >= entry.expiresAt || now.timeIntervalSince(entry.fetchedAt) >= configuration.maxAge
-    }
-
-    /// Renames the finished temporary file into place and records its row, in one write
-    /// transaction; returns the cache's total bytes after it.
-    private func publish(_ entry: CacheEntry, relativePath: String, temporaryFile: String) throws(Error) -> Int64 {
-        let key = entry.key.rawValue
-        // A previous row is removed in its own committed transaction first: if this process dies
-        // between the rename and the commit below, no old row may describe the new file.
-        let previousFile = try withIndex("replacing \(entry.key)") { database -> String? in
-            var previous: String?
-            try database.query("SELECT file FROM entries WHERE key = ?", [.text(key)]) { previous = $0.text(0) }
-            if previous != nil { try database.run("DELETE FROM entries WHERE key = ?", [.text(key)]) }
-            return previous
-        }
-        return try withIndex("storing \(entry.key)") { database in
-            try database.writeTransaction {
-                try database.run("DELETE FROM entries WHERE key = ?", [.text(key)])
-                try publish(temporaryFile: temporaryFile, as: relativePath)
-                try database.run(
-                    "INSERT INTO entries (\(Self.entryColumns)) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-                    [.text(key), .text(entry.url), .text(relativePath), .text(entry.format.rawValue),
-                     .integer(Int64(entry.width)), .integer(Int64(entry.height)), .integer(entry.bytes),
-                     entry.validators.etag.map { .text($0) } ?? .null,
-                     entry.validators.lastModified.map { .text($0) } ?? .null,
-                     .real(entry.fetchedAt.timeIntervalSince1970), .real(entry.lastUsedAt.timeIntervalSince1970),
-                     .real(entry.expiresAt.timeIntervalSince1970)])
-                if let previousFile, previousFile != relativePath { unlink(absolutePath(previousFile)) }
-                return try database.integer("SELECT bytes FROM totals") ?? 0
-            }
-        }
     }
 }

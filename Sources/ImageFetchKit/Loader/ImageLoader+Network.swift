@@ -49,7 +49,7 @@ extension ImageLoader {
             frames: info.frameCount, byteCount: response.body.count, cacheType: .network)
         guard let cache, !options.noDiskCache else { return image }
         do {
-            let entry = try cache.store(
+            let entry = try await cache.store(
                 response.body, info: CachedImageInfo(format: info.format, width: info.width, height: info.height),
                 for: key, url: url.absoluteString,
                 validators: CacheValidators(etag: response.etag, lastModified: response.lastModified))
