@@ -30,6 +30,13 @@ public final class DiskCache: Sendable {
     let keyLocks: KeyLockFile
     private let openedPublisher = Mutex<IndexPublisher?>(nil)
 
+    /// Closes the publisher's connection here, on the thread that lets the cache go: otherwise the
+    /// queue's last block could close it while the process exits, cutting short the checkpoint
+    /// that empties the write-ahead log, and the next process would read all of it back.
+    deinit {
+        openedPublisher.withLock { $0 }?.close()
+    }
+
     /// Commits stores in batches with its own connection; made at the first store, so a process
     /// that only reads opens one connection.
     var publisher: IndexPublisher {

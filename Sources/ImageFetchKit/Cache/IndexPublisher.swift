@@ -62,6 +62,12 @@ final class IndexPublisher: Sendable {
         self.configuration = configuration
     }
 
+    /// Closes the connection, after the transaction in progress if there is one; a later
+    /// publication opens it again. Never call it on the queue.
+    func close() {
+        queue.sync { connection.withLock { $0 = nil } }
+    }
+
     /// Publishes `publication` in the next batch and returns its outcome, suspended meanwhile.
     func publish(_ publication: Publication) async -> Outcome {
         await withCheckedContinuation { continuation in

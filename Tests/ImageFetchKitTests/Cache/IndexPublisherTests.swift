@@ -93,3 +93,20 @@ final class IndexPublisherTests: XCTestCase {
         XCTAssertEqual(try cache.entries(sortedBy: .url).reduce(0) { $0 + $1.bytes }, 32_000)
     }
 }
+
+extension IndexPublisherTests {
+    /// The cache's last connection checkpoints the write-ahead log and empties it when it closes,
+    /// so the next process has nothing to read back: letting the cache go must close the
+    /// publisher's connection too.
+    func testLettingTheCacheGoEmptiesTheWriteAheadLog() async throws {
+        do {
+            let cache = try DiskCache(directory: directory, configuration: .testing(clock: clock))
+            for index in 0..<20 {
+                try await cache.store(Payload.make(seed: UInt64(index), size: 1000), info: pngInfo, for: key("\(index)"), url: "\(index)")
+            }
+            XCTAssertGreaterThan(try FileManager.default.attributesOfItem(atPath: directory + "/index.sqlite-wal")[.size] as? Int ?? 0, 0)
+        }
+        XCTAssertEqual(try FileManager.default.attributesOfItem(atPath: directory + "/index.sqlite-wal")[.size] as? Int, 0)
+        XCTAssertEqual(try DiskCache(directory: directory).entries().count, 20)
+    }
+}
