@@ -40,15 +40,10 @@ struct IMGFetch: AsyncParsableCommand {
     static func main() async {
         MallocTuning.keepImageBuffersForReuse()
         do {
-            if let request = quickGetRequest() {
-                try await request.run()
-                return
-            }
-            if let get = parseGetDirectly() {
-                try await get.run()
-                return
-            }
-            var command = try parseAsRoot()
+            if try await runQuickForm() { return }
+            // Not `??`: its autoclosure would tie the parsed command to the main actor.
+            var command: any ParsableCommand
+            if let direct = parseSubcommandDirectly() { command = direct } else { command = try parseAsRoot() }
             if var command = command as? any AsyncParsableCommand {
                 try await command.run()
             } else {
@@ -64,22 +59,44 @@ struct IMGFetch: AsyncParsableCommand {
 }
 
 extension IMGFetch {
-    /// `imgfetch get …` read by `GetRequest(quickParsing:)` when it is one of the common short
-    /// forms (most of a cache hit's time otherwise goes to argument-parser); nil for anything else.
-    private static func quickGetRequest() -> GetRequest? {
+    /// Runs `imgfetch get …` or `imgfetch prefetch …` if it is one of the short forms read
+    /// without argument-parser (see `QuickArguments`); false, having done nothing, for anything else.
+    /// On the caller's thread, so a `get` of cached URLs starts no threads (see `GetRequest.run`).
+    private nonisolated(nonsending) static func runQuickForm() async throws -> Bool {
         let arguments = CommandLine.arguments.dropFirst()
-        guard arguments.first == GetCommand.configuration.commandName else { return nil }
-        return GetRequest(quickParsing: arguments.dropFirst())
+        switch arguments.first {
+        case GetCommand.configuration.commandName:
+            guard let request = GetRequest(quickParsing: arguments.dropFirst()) else { return false }
+            try await request.run()
+        case PrefetchCommand.configuration.commandName:
+            guard let request = PrefetchRequest(quickParsing: arguments.dropFirst()) else { return false }
+            try await request.run()
+        default:
+            return false
+        }
+        return true
     }
 
-    /// `imgfetch get …` parsed as `get`'s own arguments, skipping the root: argument-parser
+    /// `imgfetch SUBCOMMAND …` parsed by that subcommand alone, skipping the root: argument-parser
     /// otherwise builds the argument table of every subcommand before it looks at the first word,
-    /// and those Swift runtime type lookups are most of a cache hit's run time. Any problem,
-    /// `--help` included, returns nil, and the root parse that follows reports it with the full
-    /// command path, exactly as before.
-    private static func parseGetDirectly() -> GetCommand? {
+    /// and those Swift runtime type lookups cost more than a warm `prefetch` of 1000 URLs does
+    /// (8 of its 17 ms). Any problem, `--help` included, returns nil, and the root parse that
+    /// follows reports it with the full command path, exactly as before.
+    private static func parseSubcommandDirectly() -> (any ParsableCommand)? {
         let arguments = CommandLine.arguments.dropFirst()
-        guard arguments.first == GetCommand.configuration.commandName else { return nil }
-        return try? GetCommand.parse(Array(arguments.dropFirst()))
+        guard let name = arguments.first,
+              let subcommand = configuration.subcommands.first(where: { $0.configuration.commandName == name }),
+              let command = try? subcommand.parseAsRoot(Array(arguments.dropFirst()))
+        else { return nil }
+        // Only one of its own commands: for `--version` and the like, parsing a subcommand as if
+        // it were the root answers with argument-parser's built-in commands, which know nothing
+        // of the root's version or name.
+        return isDeclared(type(of: command), under: subcommand) ? command : nil
+    }
+
+    /// Whether `type` is `root` or one of the subcommands declared under it, at any depth.
+    private static func isDeclared(_ type: any ParsableCommand.Type, under root: any ParsableCommand.Type) -> Bool {
+        ObjectIdentifier(type) == ObjectIdentifier(root)
+            || root.configuration.subcommands.contains { isDeclared(type, under: $0) }
     }
 }

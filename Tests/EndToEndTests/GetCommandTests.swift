@@ -182,7 +182,7 @@ final class GetCommandTests: EndToEndTestCase {
         XCTAssertEqual(notHTTP.stderr, "imgfetch: ftp://example.com/a.png: Not an absolute http or https URL.\n")
     }
 
-    /// `get` is parsed on its own first (see IMGFetch.parseGetDirectly); anything that parse
+    /// `get` is parsed on its own first (see IMGFetch.parseSubcommandDirectly); anything that parse
     /// refuses must still be reported by the root parse, with the whole command path.
     func testGetsUsageMessagesNameTheWholeCommand() throws {
         let unknown = try imgfetch(["get", "--bogus", url("/a.png")])

@@ -29,55 +29,19 @@ struct PrefetchCommand: AsyncParsableCommand {
     @OptionGroup(title: "Cache and network options") var loaderOptions: LoaderOptions
     @OptionGroup(title: "Output options") var outputOptions: OutputOptions
 
+    /// The arguments as `PrefetchRequest`, the form both parsers produce and `run()` executes.
+    var request: PrefetchRequest {
+        PrefetchRequest(
+            list: list, jobs: jobs, json: json, cacheDir: loaderOptions.location.cacheDir,
+            loadOptions: loaderOptions.loadOptions, quiet: outputOptions.quiet, verbose: outputOptions.verbose)
+    }
+
     func validate() throws {
-        if !(1...1000).contains(jobs) { throw ValidationError("--jobs must be between 1 and 1000.") }
-        if list != "-", !FileManager.default.isReadableFile(atPath: list) {
-            throw ValidationError("The URL list '\(list)' is not a readable file (use '-' for standard input).")
-        }
+        try request.validate()
     }
 
     func run() async throws {
-        Terminal.prepare()
-        let reader: URLListReader
-        do {
-            reader = try URLListReader(path: list)
-        } catch {
-            Terminal.writeError("imgfetch: \(error)\n")
-            throw ExitStatus.fileError.exitCode
-        }
-        // A small memory cache keeps a long run flat: it only has to catch repeats close together
-        // (about 1000 recent entries; loads in flight share their result anyway); anything older is
-        // a disk hit.
-        let loader = try loaderOptions.makeLoader(concurrency: jobs, memoryCostLimit: 1024 * 1024)
-        let stdout = StandardOutput.shared
-        let display = ProgressDisplay(quiet: outputOptions.quiet, total: nil) { reader.fractionRead }
-        let (json, verbose) = (self.json, outputOptions.verbose)
-        let failures = FailureTally()
-
-        // Twice as many loads as transfers: while some loads validate and store, the next
-        // transfers are already queued, so the network never waits on the disk.
-        let summary = await ImagePrefetcher(loader: loader, concurrency: 2 * jobs).prefetch(
-            reader, options: loaderOptions.loadOptions, shouldContinue: { !stdout.isClosed }
-        ) { event in
-            switch event {
-            case .progress(let url, let progress):
-                display.transfer(url, progress: progress)
-            case .finished(let result):
-                display.finished(result)
-                if let error = result.error { failures.record(error) }
-                if let line = result.errorLine { display.message(line) } else if verbose { display.message(result.verboseLine) }
-                if json { stdout.writeLine(result.jsonLine) }
-            }
-        }
-        display.finish()
-        stdout.flush()
-        if let error = reader.error {
-            Terminal.writeError("imgfetch: \(error)\n")
-            throw ExitStatus.fileError.exitCode
-        }
-        if !outputOptions.quiet { Terminal.writeError(summary.text + "\n") }
-        let status = failures.status(failed: summary.failed, total: summary.total)
-        if status != .success, !stdout.isClosed { throw status.exitCode }
+        try await request.run()
     }
 }
 

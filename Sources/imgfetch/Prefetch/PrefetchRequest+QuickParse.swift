@@ -1,0 +1,19 @@
+extension PrefetchRequest {
+    /// Reads the short command lines scripts use most — the list with `-j`/`--jobs`,
+    /// `--cache-dir`, `--json`, `-q`/`--quiet` or `--cache-only` — without argument-parser (see
+    /// `QuickArguments`). Returns nil for anything else, and for what `validate()` refuses:
+    /// `PrefetchCommand` parses those.
+    init?(quickParsing arguments: some Collection<String>) {
+        guard let line = QuickArguments(
+            arguments, flags: [["--json"], ["--quiet", "-q"], ["--cache-only"]], options: [["--cache-dir"], ["--jobs", "-j"]]),
+            line.positionals.count == 1
+        else { return nil }
+        self.init(list: line.positionals[0], json: line.has("--json"), cacheDir: line.value(of: "--cache-dir"), quiet: line.has("--quiet"))
+        if let jobs = line.value(of: "--jobs") {
+            guard let number = Int(jobs) else { return nil }
+            self.jobs = number
+        }
+        loadOptions.cacheOnly = line.has("--cache-only")
+        guard (try? validate()) != nil else { return nil }
+    }
+}

@@ -1,0 +1,25 @@
+import ArgumentParser
+import FoundationEssentials
+import ImageFetchKit
+
+/// What `imgfetch prefetch` was asked to do, resolved from its arguments: by argument-parser
+/// (`PrefetchCommand`) or, for the common short command lines, by `init?(quickParsing:)`.
+struct PrefetchRequest: Sendable {
+    /// The URL list's path, or "-" for standard input.
+    var list: String
+    var jobs = 6
+    var json = false
+    /// `--cache-dir`, when given (else the environment decides).
+    var cacheDir: String?
+    var loadOptions = LoadOptions()
+    var quiet = false
+    var verbose = false
+
+    /// The rules `prefetch`'s own arguments must follow; the option groups check theirs.
+    func validate() throws {
+        if !(1...1000).contains(jobs) { throw ValidationError("--jobs must be between 1 and 1000.") }
+        if list != "-", !FileManager.default.isReadableFile(atPath: list) {
+            throw ValidationError("The URL list '\(list)' is not a readable file (use '-' for standard input).")
+        }
+    }
+}

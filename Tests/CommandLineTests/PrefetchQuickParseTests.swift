@@ -1,0 +1,50 @@
+import ArgumentParser
+@testable import imgfetch
+import XCTest
+
+/// `PrefetchRequest(quickParsing:)` reads the common `prefetch` command lines without
+/// argument-parser; it must never read one differently from `PrefetchCommand`.
+final class PrefetchQuickParseTests: XCTestCase {
+    /// A URL list that exists (the validation reads the file system).
+    static let list: String = {
+        let path = NSTemporaryDirectory() + "imgfetch-quick-parse-list.txt"
+        FileManager.default.createFile(atPath: path, contents: Data("https://a.test/1.jpg\n".utf8))
+        return path
+    }()
+
+    /// Lists, each spelling the quick parser reads, and what it must leave to argument-parser.
+    static var vocabulary: [String] {
+        [
+            list, "-", "/nonexistent/list.txt",
+            "-j", "--jobs", "16", "0", "1001", "x", "--jobs=4", "-j=4", "-j8",
+            "--cache-dir", "/tmp/c", "--cache-dir=/tmp/d", "--json", "-q", "--quiet", "--cache-only",
+            "--", "-v", "--refresh", "--timeout", "--help", "-h", "--version",
+        ]
+    }
+
+    func testEveryCommandLineItReadsMeansTheSameToArgumentParser() {
+        let read = assertQuickParserAgrees(
+            with: PrefetchCommand.self, vocabulary: Self.vocabulary, sampled: 150,
+            quick: { PrefetchRequest(quickParsing: $0) }, full: { $0.request })
+        XCTAssertGreaterThan(read, 150)
+    }
+
+    func testItReadsTheCommonShortForms() throws {
+        let request = try XCTUnwrap(PrefetchRequest(quickParsing: [Self.list, "-j", "16", "--cache-dir", "/tmp/c", "-q"]))
+        XCTAssertEqual(request.list, Self.list)
+        XCTAssertEqual(request.jobs, 16)
+        XCTAssertEqual(request.cacheDir, "/tmp/c")
+        XCTAssertTrue(request.quiet)
+        XCTAssertEqual(try XCTUnwrap(PrefetchRequest(quickParsing: ["--jobs=4", "-"])).list, "-")
+        XCTAssertTrue(try XCTUnwrap(PrefetchRequest(quickParsing: ["--json", Self.list])).json)
+    }
+
+    func testItLeavesHelpMistakesAndOtherFlagsToArgumentParser() {
+        for arguments in [
+            [], ["--help"], [Self.list, "-h"], [Self.list, "-v"], [Self.list, Self.list], [Self.list, "-j", "0"],
+            [Self.list, "-j", "x"], [Self.list, "-j"], ["/nonexistent/list.txt"], [Self.list, "-j", "4", "-j", "5"],
+        ] {
+            XCTAssertNil(PrefetchRequest(quickParsing: arguments), "\(arguments)")
+        }
+    }
+}
