@@ -149,12 +149,17 @@ extension DiskCache {
     func withIndex<T: Sendable>(_ operation: String, _ body: (SQLiteDatabase) throws -> T) throws(Error) -> T {
         do {
             return try index.withLock { database throws -> T in try body(database) }
-        } catch let error as Error {
-            throw error
-        } catch let failure as SQLiteDatabase.Failure {
-            throw .index(directory: directory, operation: operation, message: failure.message, busy: failure.isBusy)
         } catch {
-            throw .index(directory: directory, operation: operation, message: String(describing: error), busy: false)
+            throw Self.indexError(error, directory: directory, operation: operation)
         }
+    }
+
+    /// `error`, thrown while `operation` used the index, as the `DiskCache.Error` it is or stands for.
+    static func indexError(_ error: any Swift.Error, directory: String, operation: String) -> Error {
+        if let error = error as? Error { return error }
+        let failure = error as? SQLiteDatabase.Failure
+        return .index(
+            directory: directory, operation: operation, message: failure?.message ?? String(describing: error),
+            busy: failure?.isBusy ?? false)
     }
 }

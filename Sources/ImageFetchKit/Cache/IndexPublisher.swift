@@ -209,10 +209,7 @@ final class IndexPublisher: Sendable {
         return nil
     }
 
-    /// `error` as the `DiskCache.Error` it is, or the index failure it stands for.
     private func indexError(_ error: any Swift.Error, operation: String) -> DiskCache.Error {
-        if let error = error as? DiskCache.Error { return error }
-        let failure = error as? SQLiteDatabase.Failure
-        return .index(directory: directory, operation: operation, message: failure?.message ?? "\(error)", busy: failure?.isBusy ?? false)
+        DiskCache.indexError(error, directory: directory, operation: operation)
     }
 }
