@@ -14,8 +14,11 @@
 struct QuickArguments {
     /// The arguments that are not flags or options, in order.
     private(set) var positionals: [String] = []
-    /// The flags and options given, by their first spelling; an option with its value.
-    private var given: [(name: String, value: String?)] = []
+    /// The flags and options given, by their first spelling, and beside each its value ("" for
+    /// a flag; a value is never empty). Two arrays of strings rather than one of pairs: the
+    /// runtime would have to build a tuple type's metadata at every start (80k instructions).
+    private var names: [String] = []
+    private var values: [String] = []
 
     /// Reads `arguments`, where `flags` and `options` list each one's spellings, first its name
     /// (e.g. `["--quiet", "-q"]`); nil when any argument is not of the forms above.
@@ -33,10 +36,12 @@ struct QuickArguments {
             }
             if let flag = flags.first(where: { $0.contains(spelling) }) {
                 guard attached == nil, !has(flag[0]) else { return nil }
-                given.append((flag[0], nil))
+                names.append(flag[0])
+                values.append("")
             } else if let option = options.first(where: { $0.contains(spelling) }) {
                 guard !has(option[0]), let value = attached ?? rest.popFirst(), Self.isValue(value) else { return nil }
-                given.append((option[0], value))
+                names.append(option[0])
+                values.append(value)
             } else {
                 return nil
             }
@@ -44,10 +49,13 @@ struct QuickArguments {
     }
 
     /// Whether the flag or option named `name` was given.
-    func has(_ name: String) -> Bool { given.contains { $0.name == name } }
+    func has(_ name: String) -> Bool { names.contains(name) }
 
     /// The value given to the option named `name`.
-    func value(of name: String) -> String? { given.first { $0.name == name }?.value }
+    func value(of name: String) -> String? {
+        guard let index = names.firstIndex(of: name), !values[index].isEmpty else { return nil }
+        return values[index]
+    }
 
     /// What argument-parser also takes as an option's value.
     private static func isValue(_ text: String) -> Bool {
