@@ -25,7 +25,7 @@ extension ImageLoader {
                 throw .invalidURL(text)
             }
             let key = CacheKey(url: url, filter: options.keyFilter)
-            if !options.refresh, var image = memoryCache.value(for: key) {
+            if !options.refresh, var image = memoryCache?.value(for: key) {
                 image.cacheType = .memory
                 return .answered(.loaded(image))
             }

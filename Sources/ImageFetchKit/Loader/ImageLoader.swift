@@ -17,8 +17,9 @@ import Synchronization
 /// so that a hit needs as few of them as possible.
 public final class ImageLoader: Sendable {
     public let configuration: LoaderConfiguration
-    /// What this process has loaded: metadata (and the bytes when they have no disk file).
-    let memoryCache: MemoryCache<CacheKey, LoadedImage>
+    /// What this process has loaded: metadata (and the bytes when they have no disk file); nil
+    /// when the configuration allows it no memory.
+    let memoryCache: MemoryCache<CacheKey, LoadedImage>?
     private let openedInFlight = Mutex<InFlightLoads?>(nil)
     private let openedDiskCache = Mutex<DiskCacheState?>(nil)
     private let openedDataLoader = Mutex<(any DataLoading)?>(nil)
@@ -31,7 +32,7 @@ public final class ImageLoader: Sendable {
 
     public init(configuration: LoaderConfiguration) {
         self.configuration = configuration
-        self.memoryCache = MemoryCache(costLimit: configuration.memoryCostLimit)
+        self.memoryCache = configuration.memoryCostLimit > 0 ? MemoryCache(costLimit: configuration.memoryCostLimit) : nil
     }
 
     /// Loads one URL and reports where it came from and how long it took. Never throws: a failure
@@ -117,6 +118,6 @@ public final class ImageLoader: Sendable {
         var kept = image
         // A disk-backed image is remembered without its bytes: the file is the copy.
         if kept.filePath != nil { kept.data = nil }
-        memoryCache.insert(kept, for: key, cost: kept.memoryCost(for: key))
+        memoryCache?.insert(kept, for: key, cost: kept.memoryCost(for: key))
     }
 }

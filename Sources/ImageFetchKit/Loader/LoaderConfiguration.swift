@@ -10,6 +10,7 @@ public struct LoaderConfiguration: Sendable {
     public var diskCache: DiskCacheConfiguration
     /// Bytes the memory cache may hold: an entry backed by a disk file counts its metadata (about
     /// 900 bytes, see `LoadedImage.memoryCost`), one held in memory only (`noDiskCache`) its bytes too.
+    /// 0 keeps no memory cache at all (a run that loads each image once has no use for one).
     public var memoryCostLimit: Int
     /// Transfers running at once when `dataLoader` is the default downloader.
     public var maxConcurrentTransfers: Int
@@ -21,10 +22,13 @@ public struct LoaderConfiguration: Sendable {
     /// never initialises libcurl).
     public var dataLoader: (any DataLoading)?
 
+    /// The memory cache's limit unless one is given: 64 MiB.
+    public static let defaultMemoryCostLimit = 64 * 1024 * 1024
+
     public init(
         cacheDirectory: String,
         diskCache: DiskCacheConfiguration = DiskCacheConfiguration(),
-        memoryCostLimit: Int = 64 * 1024 * 1024,
+        memoryCostLimit: Int = LoaderConfiguration.defaultMemoryCostLimit,
         maxConcurrentTransfers: Int = 6,
         transferOrder: DownloaderConfiguration.Order = .fifo,
         decoders: DecoderRegistry = .standard,

@@ -9,7 +9,9 @@ extension GetRequest {
     /// URLs never starts the concurrency runtime's threads, which cost a cache hit 0.6 ms.
     nonisolated(nonsending) func run() async throws {
         Terminal.prepare()
-        let loader = try LoaderOptions.makeLoader(cacheDir: cacheDir, concurrency: 6)
+        // One URL is loaded once: a memory cache could only cost (its setup is a tenth of a hit).
+        let loader = try LoaderOptions.makeLoader(
+            cacheDir: cacheDir, concurrency: 6, memoryCostLimit: urls.count > 1 ? LoaderConfiguration.defaultMemoryCostLimit : 0)
         let stdout = StandardOutput.shared
         let display = ProgressDisplay(quiet: quiet, total: urls.count)
         var failures: [ExitStatus] = []

@@ -5,12 +5,12 @@ import ImageFetchKit
 extension LoaderOptions {
     /// A loader for these options, running at most `concurrency` transfers at once, with a memory
     /// cache of `memoryCostLimit` bytes.
-    func makeLoader(concurrency: Int, memoryCostLimit: Int = 64 * 1024 * 1024) throws -> ImageLoader {
+    func makeLoader(concurrency: Int, memoryCostLimit: Int = LoaderConfiguration.defaultMemoryCostLimit) throws -> ImageLoader {
         try Self.makeLoader(cacheDir: location.cacheDir, concurrency: concurrency, memoryCostLimit: memoryCostLimit)
     }
 
     /// A loader on the cache `--cache-dir` names (`cacheDir`), else the one the environment names.
-    static func makeLoader(cacheDir: String?, concurrency: Int, memoryCostLimit: Int = 64 * 1024 * 1024) throws -> ImageLoader {
+    static func makeLoader(cacheDir: String?, concurrency: Int, memoryCostLimit: Int = LoaderConfiguration.defaultMemoryCostLimit) throws -> ImageLoader {
         ImageLoader(configuration: LoaderConfiguration(
             cacheDirectory: try CacheLocationOptions.resolvedDirectory(cacheDir: cacheDir), memoryCostLimit: memoryCostLimit,
             maxConcurrentTransfers: concurrency))

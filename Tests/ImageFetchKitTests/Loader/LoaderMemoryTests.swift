@@ -14,9 +14,10 @@ final class LoaderMemoryTests: LoaderTestCase {
         let summary = await ImagePrefetcher(loader: loader, concurrency: 8).prefetch(urls, options: LoadOptions()) { _ in }
 
         XCTAssertEqual(summary.fetched, 200)
-        XCTAssertLessThanOrEqual(loader.memoryCache.totalCost, limit)
-        XCTAssertLessThanOrEqual(loader.memoryCache.count, limit / LoadedImage.fixedMemoryCost)
-        XCTAssertGreaterThan(loader.memoryCache.count, 0, "recent loads are remembered")
+        let memoryCache = try XCTUnwrap(loader.memoryCache)
+        XCTAssertLessThanOrEqual(memoryCache.totalCost, limit)
+        XCTAssertLessThanOrEqual(memoryCache.count, limit / LoadedImage.fixedMemoryCost)
+        XCTAssertGreaterThan(memoryCache.count, 0, "recent loads are remembered")
         XCTAssertEqual(loader.inFlight.count, 0, "finished loads leave nothing in the in-flight map")
         let last = try await loader.load(urls[199]).requireImage()
         XCTAssertEqual(last.cacheType, .memory)
