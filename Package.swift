@@ -31,7 +31,11 @@ let package = Package(
             dependencies: [
                 "ImageFetchKit", "CGlibcExtras",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
-            ]
+            ],
+            // The toolchain's lld packs the binary's 39k relative relocations into a compact
+            // table (DT_RELR, glibc 2.36+) that the dynamic loader reads and applies at every
+            // start: a cache hit ran 300k fewer instructions and took 15 fewer page faults.
+            linkerSettings: [.unsafeFlags(["-use-ld=lld", "-Xlinker", "-z", "-Xlinker", "pack-relative-relocs"])]
         ),
         // The project's test HTTP server (Tests/Server) and its Swift harness, shared by the test targets.
         .target(
