@@ -13,13 +13,15 @@ runs=50
 scenario="get cache hit, whole process, median of $runs"
 
 # The smallest Swift program that prints a line, built by the same toolchain and linked the same
-# way as scripts/bench builds imgfetch (Swift runtime linked statically) and installed the same way
-# (a copy, see lib/imgfetch.sh), so only their work differs.
-hello="$BENCH_OUT/hello/hello-static"
+# way as scripts/bench builds imgfetch (Swift runtime linked statically, lld with packed relative
+# relocations, see Package.swift) and installed the same way (a copy, see lib/imgfetch.sh), so
+# only their work differs.
+hello="$BENCH_OUT/hello/hello-lld-relr"
 if [ ! -x "$hello" ]; then
   mkdir -p "$BENCH_OUT/hello"
   echo 'print("hello")' > "$BENCH_OUT/hello/main.swift"
-  if swiftc -O -static-stdlib "$BENCH_OUT/hello/main.swift" -o "$hello.linked" >>"$BENCH_LOG" 2>&1; then
+  if swiftc -O -static-stdlib -use-ld=lld -Xlinker -z -Xlinker pack-relative-relocs \
+    "$BENCH_OUT/hello/main.swift" -o "$hello.linked" >>"$BENCH_LOG" 2>&1; then
     install -m 0755 "$hello.linked" "$hello"
   else
     log "could not build $hello"
