@@ -28,13 +28,13 @@ final class GetQuickParseTests: XCTestCase {
         let url = "https://a.test/1.jpg"
         let request = try XCTUnwrap(GetRequest(quickParsing: [url, "--cache-dir", "/tmp/c"]))
         XCTAssertEqual(request.urls, [url])
-        XCTAssertEqual(request.cacheDir, "/tmp/c")
+        XCTAssertEqual(request.settings.cacheDir, "/tmp/c")
         XCTAssertEqual(try XCTUnwrap(GetRequest(quickParsing: ["--cache-dir=/tmp/c", url, url])).urls, [url, url])
         XCTAssertEqual(try XCTUnwrap(GetRequest(quickParsing: ["-o", "-", url])).output, "-")
         XCTAssertEqual(try XCTUnwrap(GetRequest(quickParsing: ["--output=x.jpg", url])).output, "x.jpg")
         XCTAssertTrue(try XCTUnwrap(GetRequest(quickParsing: ["--json", url])).json)
-        XCTAssertTrue(try XCTUnwrap(GetRequest(quickParsing: ["-q", url])).quiet)
-        XCTAssertTrue(try XCTUnwrap(GetRequest(quickParsing: [url, "--cache-only"])).loadOptions.cacheOnly)
+        XCTAssertTrue(try XCTUnwrap(GetRequest(quickParsing: ["-q", url])).settings.quiet)
+        XCTAssertTrue(try XCTUnwrap(GetRequest(quickParsing: [url, "--cache-only"])).settings.load.cacheOnly)
     }
 
     func testItLeavesHelpMistakesAndOtherFlagsToArgumentParser() {

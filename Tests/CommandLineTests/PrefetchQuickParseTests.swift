@@ -33,8 +33,8 @@ final class PrefetchQuickParseTests: XCTestCase {
         let request = try XCTUnwrap(PrefetchRequest(quickParsing: [Self.list, "-j", "16", "--cache-dir", "/tmp/c", "-q"]))
         XCTAssertEqual(request.list, Self.list)
         XCTAssertEqual(request.jobs, 16)
-        XCTAssertEqual(request.cacheDir, "/tmp/c")
-        XCTAssertTrue(request.quiet)
+        XCTAssertEqual(request.settings.cacheDir, "/tmp/c")
+        XCTAssertTrue(request.settings.quiet)
         XCTAssertEqual(try XCTUnwrap(PrefetchRequest(quickParsing: ["--jobs=4", "-"])).list, "-")
         XCTAssertTrue(try XCTUnwrap(PrefetchRequest(quickParsing: ["--json", Self.list])).json)
     }

@@ -30,9 +30,7 @@ struct GetCommand: AsyncParsableCommand {
 
     /// The arguments as `GetRequest`, the form both parsers produce and `run()` executes.
     var request: GetRequest {
-        GetRequest(
-            urls: urls, output: output, json: json, cacheDir: loaderOptions.location.cacheDir,
-            loadOptions: loaderOptions.loadOptions, quiet: outputOptions.quiet, verbose: outputOptions.verbose)
+        GetRequest(urls: urls, output: output, json: json, settings: LoadingSettings(loaderOptions, outputOptions))
     }
 
     func validate() throws {

@@ -4,12 +4,9 @@ extension GetRequest {
     /// Returns nil for anything else, and for what `validate()` refuses: `GetCommand` parses those.
     init?(quickParsing arguments: some Collection<String>) {
         guard let line = QuickArguments(
-            arguments, flags: [["--json"], ["--quiet", "-q"], ["--cache-only"]], options: [["--cache-dir"], ["--output", "-o"]])
+            arguments, flags: LoadingSettings.quickFlags + [["--json"]], options: LoadingSettings.quickOptions + [["--output", "-o"]])
         else { return nil }
-        self.init(
-            urls: line.positionals, output: line.value(of: "--output"), json: line.has("--json"),
-            cacheDir: line.value(of: "--cache-dir"), quiet: line.has("--quiet"))
-        loadOptions.cacheOnly = line.has("--cache-only")
+        self.init(urls: line.positionals, output: line.value(of: "--output"), json: line.has("--json"), settings: LoadingSettings(line))
         guard (try? validate()) != nil else { return nil }
     }
 }

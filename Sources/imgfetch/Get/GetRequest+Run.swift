@@ -10,10 +10,11 @@ extension GetRequest {
     nonisolated(nonsending) func run() async throws {
         Terminal.prepare()
         // One URL is loaded once: a memory cache could only cost (its setup is a tenth of a hit).
-        let loader = try LoaderOptions.makeLoader(
-            cacheDir: cacheDir, concurrency: 6, memoryCostLimit: urls.count > 1 ? LoaderConfiguration.defaultMemoryCostLimit : 0)
+        let loader = try settings.makeLoader(
+            concurrency: 6, memoryCostLimit: urls.count > 1 ? LoaderConfiguration.defaultMemoryCostLimit : 0)
+        let (options, verbose) = (settings.load, settings.verbose)
         let stdout = StandardOutput.shared
-        let display = ProgressDisplay(quiet: quiet, total: urls.count)
+        let display = ProgressDisplay(quiet: settings.quiet, total: urls.count)
         var failures: [ExitStatus] = []
 
         /// Shows one result; false once stdout is closed and nothing more can reach the reader.
@@ -35,12 +36,12 @@ extension GetRequest {
         }
 
         var pending = urls[...]
-        while let url = pending.first, let result = loader.loadFromCaches(url, options: loadOptions) {
+        while let url = pending.first, let result = loader.loadFromCaches(url, options: options) {
             pending.removeFirst()
             guard report(result) else { break }
         }
         if !pending.isEmpty, !stdout.isClosed {
-            for await result in loader.loadInOrder(Array(pending), options: loadOptions, concurrency: 6, progress: display.transfer) {
+            for await result in loader.loadInOrder(Array(pending), options: options, concurrency: 6, progress: display.transfer) {
                 guard report(result) else { break }
             }
         }

@@ -31,9 +31,7 @@ struct PrefetchCommand: AsyncParsableCommand {
 
     /// The arguments as `PrefetchRequest`, the form both parsers produce and `run()` executes.
     var request: PrefetchRequest {
-        PrefetchRequest(
-            list: list, jobs: jobs, json: json, cacheDir: loaderOptions.location.cacheDir,
-            loadOptions: loaderOptions.loadOptions, quiet: outputOptions.quiet, verbose: outputOptions.verbose)
+        PrefetchRequest(list: list, jobs: jobs, json: json, settings: LoadingSettings(loaderOptions, outputOptions))
     }
 
     func validate() throws {

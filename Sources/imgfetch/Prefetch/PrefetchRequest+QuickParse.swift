@@ -5,15 +5,14 @@ extension PrefetchRequest {
     /// `PrefetchCommand` parses those.
     init?(quickParsing arguments: some Collection<String>) {
         guard let line = QuickArguments(
-            arguments, flags: [["--json"], ["--quiet", "-q"], ["--cache-only"]], options: [["--cache-dir"], ["--jobs", "-j"]]),
+            arguments, flags: LoadingSettings.quickFlags + [["--json"]], options: LoadingSettings.quickOptions + [["--jobs", "-j"]]),
             line.positionals.count == 1
         else { return nil }
-        self.init(list: line.positionals[0], json: line.has("--json"), cacheDir: line.value(of: "--cache-dir"), quiet: line.has("--quiet"))
+        self.init(list: line.positionals[0], json: line.has("--json"), settings: LoadingSettings(line))
         if let jobs = line.value(of: "--jobs") {
             guard let number = Int(jobs) else { return nil }
             self.jobs = number
         }
-        loadOptions.cacheOnly = line.has("--cache-only")
         guard (try? validate()) != nil else { return nil }
     }
 }

@@ -16,16 +16,16 @@ extension PrefetchRequest {
         // A small memory cache keeps a long run flat: it only has to catch repeats close together
         // (about 1000 recent entries; loads in flight share their result anyway); anything older is
         // a disk hit.
-        let loader = try LoaderOptions.makeLoader(cacheDir: cacheDir, concurrency: jobs, memoryCostLimit: 1024 * 1024)
+        let loader = try settings.makeLoader(concurrency: jobs, memoryCostLimit: 1024 * 1024)
         let stdout = StandardOutput.shared
-        let display = ProgressDisplay(quiet: quiet, total: nil) { reader.fractionRead }
-        let (json, verbose) = (self.json, self.verbose)
+        let display = ProgressDisplay(quiet: settings.quiet, total: nil) { reader.fractionRead }
+        let (json, verbose) = (self.json, settings.verbose)
         let failures = FailureTally()
 
         // Twice as many loads as transfers: while some loads validate and store, the next
         // transfers are already queued, so the network never waits on the disk.
         let summary = await ImagePrefetcher(loader: loader, concurrency: 2 * jobs).prefetch(
-            reader, options: loadOptions, shouldContinue: { !stdout.isClosed }
+            reader, options: settings.load, shouldContinue: { !stdout.isClosed }
         ) { event in
             switch event {
             case .progress(let url, let progress):
@@ -43,7 +43,7 @@ extension PrefetchRequest {
             Terminal.writeError("imgfetch: \(error)\n")
             throw ExitStatus.fileError.exitCode
         }
-        if !quiet { Terminal.writeError(summary.text + "\n") }
+        if !settings.quiet { Terminal.writeError(summary.text + "\n") }
         let status = failures.status(failed: summary.failed, total: summary.total)
         if status != .success, !stdout.isClosed { throw status.exitCode }
     }

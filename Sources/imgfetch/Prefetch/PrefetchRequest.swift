@@ -1,6 +1,5 @@
 import ArgumentParser
 import FoundationEssentials
-import ImageFetchKit
 
 /// What `imgfetch prefetch` was asked to do, resolved from its arguments: by argument-parser
 /// (`PrefetchCommand`) or, for the common short command lines, by `init?(quickParsing:)`.
@@ -9,11 +8,7 @@ struct PrefetchRequest: Sendable {
     var list: String
     var jobs = 6
     var json = false
-    /// `--cache-dir`, when given (else the environment decides).
-    var cacheDir: String?
-    var loadOptions = LoadOptions()
-    var quiet = false
-    var verbose = false
+    var settings = LoadingSettings()
 
     /// The rules `prefetch`'s own arguments must follow; the option groups check theirs.
     func validate() throws {
