@@ -24,6 +24,7 @@ struct IMGFetch: AsyncParsableCommand {
             FILES:
               CACHE/x/HASH.EXT    An image: SHA-256 of its key, the format's extension.
               CACHE/index.sqlite  The index: entries, validators, times, failed URLs.
+              CACHE/index.sqlite-*  Its write-ahead log and shared memory, kept between runs.
               CACHE/keys.lock     Per-key locks: processes fetch a URL only once.
               CACHE/x/*.tmp       Files being written (leftovers are swept by trim).
               CACHE/CACHEDIR.TAG  Tells backup tools the directory is a cache.
