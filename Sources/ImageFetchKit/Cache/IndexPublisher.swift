@@ -144,9 +144,7 @@ final class IndexPublisher: Sendable {
             }
         } catch {
             // Nothing was committed: the files renamed into place have no rows.
-            for (publication, failure) in zip(batch, failures) where failure == nil {
-                unlink(FilePath.join(directory, publication.relativePath))
-            }
+            for (publication, failure) in zip(batch, failures) where failure == nil { unlink(publication.entry.path) }
             for publication in batch.dropFirst(failures.count) { unlink(publication.temporaryFile) }
             throw indexError(error, operation: operation)
         }
@@ -183,7 +181,6 @@ final class IndexPublisher: Sendable {
     private func insert(_ publication: Publication, replacing previousFile: String?, on database: SQLiteDatabase) -> DiskCache.Error? {
         let entry = publication.entry
         let key = entry.key.rawValue
-        let path = FilePath.join(directory, publication.relativePath)
         var renamed = false
         do {
             try database.run("SAVEPOINT publication")
@@ -196,13 +193,13 @@ final class IndexPublisher: Sendable {
                  entry.validators.lastModified.map { .text($0) } ?? .null,
                  .real(entry.fetchedAt.timeIntervalSince1970), .real(entry.lastUsedAt.timeIntervalSince1970),
                  .real(entry.expiresAt.timeIntervalSince1970)])
-            try DiskCache.rename(publication.temporaryFile, to: path, durability: configuration.durability)
+            try DiskCache.rename(publication.temporaryFile, to: entry.path, durability: configuration.durability)
             renamed = true
             try database.run("RELEASE publication")
         } catch {
             _ = try? database.run("ROLLBACK TO publication")
             _ = try? database.run("RELEASE publication")
-            unlink(renamed ? path : publication.temporaryFile)
+            unlink(renamed ? entry.path : publication.temporaryFile)
             return indexError(error, operation: "storing \(entry.key)")
         }
         if let previousFile, previousFile != publication.relativePath { unlink(FilePath.join(directory, previousFile)) }
