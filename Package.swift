@@ -45,7 +45,7 @@ let package = Package(
         // Test-only: drives one DiskCache per process, so cache tests can run and SIGKILL real processes.
         .executableTarget(
             name: "cache-hammer",
-            dependencies: ["ImageFetchKit"],
+            dependencies: ["ImageFetchKit", "TestSupport"],
             path: "Tests/Tools/CacheHammer"
         ),
         .testTarget(
@@ -60,7 +60,7 @@ let package = Package(
         // The command line's own logic, in process: the executable's types under @testable import.
         .testTarget(
             name: "CommandLineTests",
-            dependencies: ["imgfetch", .product(name: "ArgumentParser", package: "swift-argument-parser")]
+            dependencies: ["imgfetch", "TestSupport", .product(name: "ArgumentParser", package: "swift-argument-parser")]
         ),
     ]
 )

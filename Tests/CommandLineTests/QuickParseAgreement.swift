@@ -1,4 +1,5 @@
 import ArgumentParser
+import TestSupport
 import XCTest
 
 /// Checks a command's quick parser against argument-parser: every command line the quick parser
@@ -18,7 +19,7 @@ func assertQuickParserAgrees<Command: ParsableCommand, Request>(
     var lines: [[String]] = [[]]
     lines += vocabulary.map { [$0] }
     lines += vocabulary.flatMap { first in vocabulary.map { [first, $0] } }
-    var generator = SplitMix64(seed: 6)
+    var generator = SplitMix(seed: 6)
     var drawn = 0
     while drawn < sampled {
         let length = 3 + Int(generator.next() % 4)
@@ -38,17 +39,4 @@ func assertQuickParserAgrees<Command: ParsableCommand, Request>(
         }
     }
     return read
-}
-
-/// A small seeded generator, so a failure names a command line that shows up again on the next run.
-struct SplitMix64: RandomNumberGenerator {
-    var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476C_E5B9_E11B
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
 }

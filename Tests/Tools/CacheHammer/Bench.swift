@@ -1,5 +1,6 @@
 import Foundation
 import ImageFetchKit
+import TestSupport
 
 /// Throwaway timing drivers for the report (not tests: timings do not belong in unit tests).
 enum Bench {

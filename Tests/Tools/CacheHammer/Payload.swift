@@ -1,3 +1,5 @@
+import TestSupport
+
 /// Self-checking test payloads: "HAMR", the total length (UInt32, little-endian), an FNV-1a hash
 /// of the body (UInt64), then pseudo-random body bytes. Kept in step with the copy in the tests.
 enum Payload {
@@ -22,18 +24,5 @@ enum Payload {
 
     static func fnv1a(_ bytes: some Collection<UInt8>) -> UInt64 {
         bytes.reduce(0xcbf2_9ce4_8422_2325) { ($0 ^ UInt64($1)) &* 0x100_0000_01b3 }
-    }
-}
-
-/// A tiny deterministic generator, so runs are reproducible from a seed.
-struct SplitMix {
-    var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9e37_79b9_7f4a_7c15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xbf58_476d_1ce4_e5b9
-        z = (z ^ (z >> 27)) &* 0x94d0_49bb_1331_11eb
-        return z ^ (z >> 31)
     }
 }

@@ -14,6 +14,7 @@
 // Payloads check themselves (see Payload.swift), so any reader can tell a whole file from a damaged one.
 import Foundation
 import ImageFetchKit
+import TestSupport
 
 /// Flushed at once: the parent test waits on these lines.
 func say(_ line: String) {
