@@ -22,7 +22,8 @@ struct IMGFetch: AsyncParsableCommand {
                                   all_proxy, no_proxy).
 
             FILES:
-              CACHE/x/HASH.EXT    An image: SHA-256 of its key, the format's extension.
+              CACHE/x/HASH.EXT    An image: SHA-256 of its key, the format's extension. Its
+                                  user.imgfetch attribute answers hits without the index.
               CACHE/index.sqlite  The index: entries, validators, times, failed URLs.
               CACHE/index.sqlite-*  Its write-ahead log and shared memory, kept between runs.
               CACHE/keys.lock     Per-key locks: processes fetch a URL only once.

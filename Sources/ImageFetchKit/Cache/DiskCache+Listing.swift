@@ -36,6 +36,7 @@ extension DiskCache {
         case .size: "bytes DESC"
         case .url: "url ASC"
         }
+        try catchUpOnStampedUses()
         let columns = Self.entryColumns
         return try withIndex("listing entries") { database -> [CacheEntry] in
             var entries: [CacheEntry] = []

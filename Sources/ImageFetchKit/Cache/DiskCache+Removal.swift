@@ -2,8 +2,9 @@ import FoundationEssentials
 import Glibc
 
 /// Removing entries: by key, all, expired, by age, and eviction to a size. All follow one
-/// protocol: delete the rows and commit, then unlink, under the write lock, each file that no row
-/// references any more (see `DiskCache`). A crash between the two leaves only orphan files.
+/// protocol: delete the rows and, in the same transaction, the stamps of their files, and commit;
+/// then unlink, under the write lock, each file that no row references any more (see
+/// `DiskCache`). A crash between the two leaves only orphan files, which no hit serves.
 extension DiskCache {
     /// What one removal did.
     public struct Removal: Sendable, Equatable {
@@ -68,6 +69,7 @@ extension DiskCache {
     @discardableResult
     func evict(toBytes target: Int64, sparing spared: CacheKey? = nil) throws(Error) -> Removal {
         let sparedKey = spared?.rawValue ?? ""
+        try catchUpOnStampedUses()
         let now = configuration.currentDate().timeIntervalSince1970
         let maxAge = configuration.maxAge
         let (removal, files) = try withIndex("evicting to \(target) bytes") { database -> (Removal, [String]) in
@@ -83,7 +85,10 @@ extension DiskCache {
                     removal.entries += 1
                 }
                 let total = try database.integer("SELECT bytes FROM totals") ?? 0
-                guard total > target else { return (removal, files) }
+                guard total > target else {
+                    unstamp(files)
+                    return (removal, files)
+                }
                 // Oldest first, until the running sum frees enough: one ordered pass of the index.
                 var victims: [String] = []
                 try database.query(
@@ -102,6 +107,7 @@ extension DiskCache {
                     removal.entries += 1
                 }
                 for key in victims { try database.run("DELETE FROM entries WHERE key = ?", [.text(key)]) }
+                unstamp(files)
                 return (removal, files)
             }
         }
@@ -130,17 +136,26 @@ extension DiskCache {
     @discardableResult
     private func removeRows(_ operation: String, where condition: String, _ bindings: [SQLiteDatabase.Value]) throws(Error) -> Removal {
         let (removal, files) = try withIndex(operation) { database -> (Removal, [String]) in
-            var removal = Removal()
-            var files: [String] = []
-            try database.query("DELETE FROM entries WHERE \(condition) RETURNING file, bytes", bindings) { row in
-                files.append(row.text(0) ?? "")
-                removal.bytes += row.integer(1)
-                removal.entries += 1
+            try database.writeTransaction { () throws -> (Removal, [String]) in
+                var removal = Removal()
+                var files: [String] = []
+                try database.query("DELETE FROM entries WHERE \(condition) RETURNING file, bytes", bindings) { row in
+                    files.append(row.text(0) ?? "")
+                    removal.bytes += row.integer(1)
+                    removal.entries += 1
+                }
+                unstamp(files)
+                return (removal, files)
             }
-            return (removal, files)
         }
         try unlinkUnreferenced(files)
         return removal
+    }
+
+    /// Removes the stamps of `files` (relative paths), inside the transaction that deletes their
+    /// rows: should the process die before it unlinks them, no hit may serve them.
+    private func unstamp(_ files: [String]) {
+        for file in files where !file.isEmpty { EntryStamp.remove(from: absolutePath(file)) }
     }
 
     /// Unlinks each of `files` (relative paths) that no row references, under the write lock so no

@@ -16,6 +16,11 @@ import Synchronization
 ///   file that no row references any more. Because renames and unlinks both happen only under the
 ///   write lock, an evicting process can never delete a file another process just stored.
 /// - A hit checks the file's size against the row; a missing or short file is dropped and missed.
+/// - Each file carries a stamp, a copy of what a hit needs (`EntryStamp`), so the loader answers
+///   most hits without opening the index: the temporary file is stamped before its rename, the
+///   transaction that deletes a row removes its file's stamp before it commits, and a renewal or
+///   a hit the index answers stamps the file again. A file unindexed by a crash between a rename
+///   and its commit may answer hits until it is swept or replaced: it is whole, and the key's image.
 ///
 /// The directory must be on a local filesystem: SQLite's WAL needs shared memory between processes.
 ///
@@ -72,7 +77,8 @@ public final class DiskCache: Sendable {
 
     /// The entry stored for `key`, or nil when there is none, it has expired (unless
     /// `includingExpired`, e.g. to revalidate it), or its file is missing or the wrong size — then
-    /// the entry is also removed, so it heals on the next store. A hit marks the entry used.
+    /// the entry is also removed, so it heals on the next store. A hit marks the entry used, and
+    /// stamps its file again if the stamp is missing or behind the row (see `EntryStamp`).
     /// Another process may still evict the entry after this returns; `contents(of:)` then throws.
     public func entry(for key: CacheKey, includingExpired: Bool = false) throws(Error) -> CacheEntry? {
         let columns = Self.entryColumns
@@ -90,6 +96,11 @@ public final class DiskCache: Sendable {
             try removeDamaged(entry)
             return nil
         }
+        let stamp = EntryStamp.read(from: entry.path)
+        if let stamp, stamp.lastUsedAt > entry.lastUsedAt.timeIntervalSince1970 {
+            // A hit answered from the stamp used it since the index last heard.
+            entry.lastUsedAt = Date(timeIntervalSince1970: stamp.lastUsedAt)
+        }
         if now.timeIntervalSince(entry.lastUsedAt) >= configuration.lastUsedResolution {
             // Best effort: a hit is served even if the bookkeeping write loses to a busy index.
             _ = try? withIndex("marking \(key) used") { database in
@@ -99,6 +110,8 @@ public final class DiskCache: Sendable {
             }
             entry.lastUsedAt = now
         }
+        let current = EntryStamp(entry)
+        if stamp != current { current.write(to: entry.path) }
         return entry
     }
 
@@ -147,12 +160,12 @@ public final class DiskCache: Sendable {
         _ data: Data, info: CachedImageInfo, for key: CacheKey, url: String, validators: CacheValidators, expiresAt: Date?
     ) throws(Error) -> IndexPublisher.Publication {
         let relativePath = key.relativePath(fileExtension: info.format.fileExtension)
-        let temporaryFile = try writeTemporaryFile(data, for: key)
         let now = configuration.currentDate()
         let entry = CacheEntry(
             key: key, url: url, path: absolutePath(relativePath), format: info.format,
             width: info.width, height: info.height, bytes: Int64(data.count), validators: validators,
             fetchedAt: now, lastUsedAt: now, expiresAt: expiresAt ?? now.addingTimeInterval(configuration.maxAge))
+        let temporaryFile = try writeTemporaryFile(data, for: key, stamp: EntryStamp(entry))
         return IndexPublisher.Publication(entry: entry, relativePath: relativePath, temporaryFile: temporaryFile)
     }
 
@@ -198,7 +211,8 @@ public final class DiskCache: Sendable {
 
     /// Whether `entry` is past its own expiry or older than the current `maxAge` allows.
     public func isExpired(_ entry: CacheEntry, at date: Date? = nil) -> Bool {
-        let now = date ?? configuration.currentDate()
-        return now >= entry.expiresAt || now.timeIntervalSince(entry.fetchedAt) >= configuration.maxAge
+        configuration.isExpired(
+            fetchedAt: entry.fetchedAt.timeIntervalSince1970, expiresAt: entry.expiresAt.timeIntervalSince1970,
+            at: (date ?? configuration.currentDate()).timeIntervalSince1970)
     }
 }

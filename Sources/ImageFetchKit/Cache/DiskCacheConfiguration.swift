@@ -62,4 +62,10 @@ public struct DiskCacheConfiguration: Sendable {
         self.durability = durability
         self.currentDate = currentDate
     }
+
+    /// Whether an entry fetched at `fetchedAt`, with its own expiry `expiresAt`, is expired at
+    /// `now` (all in seconds since 1970): past its expiry or older than `maxAge` allows.
+    func isExpired(fetchedAt: Double, expiresAt: Double, at now: Double) -> Bool {
+        now >= expiresAt || now - fetchedAt >= maxAge
+    }
 }

@@ -165,8 +165,11 @@ final class IndexPublisher: Sendable {
             }
             guard previous.contains(where: { $0 != nil }) else { return previous }
             try database.writeTransaction {
-                for (publication, file) in zip(batch, previous) where file != nil {
+                for (publication, file) in zip(batch, previous) {
+                    guard let file else { continue }
                     try database.run("DELETE FROM entries WHERE key = ?", [.text(publication.entry.key.rawValue)])
+                    // With its row, its stamp: no hit may serve the old file once the row is gone.
+                    EntryStamp.remove(from: FilePath.join(directory, file))
                 }
             }
             return previous

@@ -34,6 +34,10 @@ extension ImageLoader {
                 if options.cacheOnly { throw .notCached(url) }
                 return .needsNetwork(NetworkLoad(url: url, key: key, cache: nil))
             }
+            if !options.refresh, let image = stampedHit(for: key, options: options) {
+                remember(image, for: key)
+                return .answered(.loaded(image))
+            }
             let cache = try diskCache(for: url)
             if !options.refresh, let stored = try lookUp(key, url: url, in: cache), isFresh(stored, in: cache, options: options) {
                 let image = LoadedImage(entry: stored, cacheType: .disk)

@@ -1,0 +1,33 @@
+/// Disk hits answered from the entry file's stamp, without the index (see `EntryStamp`).
+extension ImageLoader {
+    /// The formats a stored entry can have (those the loader validates), in the order a hit looks
+    /// for their files: one `getxattr` each until one is found.
+    static let storedFormats: [ImageFormat] = [.jpeg, .png, .webp, .gif]
+
+    /// The fresh disk hit for `key` from its file's stamp, recording the use in the stamp; nil
+    /// when the index must answer: no stamped file (a miss, an entry stamped by no one yet, a
+    /// filesystem without extended attributes), or one that is expired, too old for
+    /// `options.maxAge` or not the size its stamp says.
+    func stampedHit(for key: CacheKey, options: LoadOptions) -> LoadedImage? {
+        let cache = configuration.diskCache
+        let directory = FilePath.standardize(configuration.cacheDirectory)
+        for format in Self.storedFormats {
+            let path = directory + "/" + key.relativePath(fileExtension: format.fileExtension)
+            guard var stamp = EntryStamp.read(from: path) else { continue }
+            let now = cache.currentDate().timeIntervalSince1970
+            guard stamp.format == format,
+                  !cache.isExpired(fetchedAt: stamp.fetchedAt, expiresAt: stamp.expiresAt, at: now),
+                  options.maxAge.map({ now - stamp.fetchedAt < $0 }) ?? true,
+                  DiskCache.fileSize(path) == stamp.bytes
+            else { return nil }
+            if now - stamp.lastUsedAt >= cache.lastUsedResolution {
+                stamp.lastUsedAt = now
+                stamp.write(to: path)
+            }
+            return LoadedImage(
+                filePath: path, data: nil, format: format, width: stamp.width, height: stamp.height, frames: nil,
+                byteCount: Int(stamp.bytes), cacheType: .disk)
+        }
+        return nil
+    }
+}

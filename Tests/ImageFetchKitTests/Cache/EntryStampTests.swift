@@ -1,0 +1,172 @@
+import Foundation
+import Glibc
+import XCTest
+@testable import ImageFetchKit
+
+/// The stamp each entry file carries (see `EntryStamp`): its encoding, and how the cache keeps it
+/// in step with the index.
+final class EntryStampTests: XCTestCase {
+    private var directory = ""
+    private let clock = TestClock()
+
+    override func setUpWithError() throws {
+        directory = try makeTemporaryDirectory(self) + "/cache"
+    }
+
+    private func openCache(maxSize: Int64? = nil) throws -> DiskCache {
+        let cache = try DiskCache(directory: directory, configuration: .testing(clock: clock, maxSize: maxSize))
+        try skipUnlessExtendedAttributesWork(in: cache.directory)
+        return cache
+    }
+
+    private let sample = EntryStamp(
+        format: .webp, width: 640, height: 480, bytes: 149_202, fetchedAt: 1_800_000_000.25,
+        lastUsedAt: 1_800_000_060.5, expiresAt: 1_800_604_800.125)
+
+    // MARK: Encoding
+
+    func testEncodingRoundTripsEveryField() {
+        let encoded = sample.encoded
+        XCTAssertEqual(encoded.count, EntryStamp.encodedSize)
+        XCTAssertEqual(encoded.withUnsafeBytes { EntryStamp(decoding: $0) }, sample)
+    }
+
+    func testEveryStoredFormatRoundTrips() {
+        for format in ImageLoader.storedFormats {
+            var stamp = sample
+            stamp.format = format
+            XCTAssertEqual(stamp.encoded.withUnsafeBytes { EntryStamp(decoding: $0) }?.format, format)
+        }
+    }
+
+    func testOtherVersionsAndDamagedValuesAreNotStamps() {
+        func decodes(_ change: (inout [UInt8]) -> Void) -> Bool {
+            var bytes = sample.encoded
+            change(&bytes)
+            return bytes.withUnsafeBytes { EntryStamp(decoding: $0) } != nil
+        }
+        XCTAssertTrue(decodes { _ in })
+        XCTAssertFalse(decodes { $0[0] = 2 }, "another layout version")
+        XCTAssertFalse(decodes { $0[1] = 200 }, "an unknown format")
+        XCTAssertFalse(decodes { $0.removeLast() }, "short")
+        XCTAssertFalse(decodes { $0.append(0) }, "long")
+        XCTAssertFalse(decodes { $0.replaceSubrange(2..<6, with: [0, 0, 0, 0]) }, "no width")
+        XCTAssertFalse(decodes { $0.replaceSubrange(10..<18, with: [UInt8](repeating: 0, count: 8)) }, "no bytes")
+    }
+
+    // MARK: Kept in step with the index
+
+    func testStoredFileCarriesItsEntrysStamp() throws {
+        let cache = try openCache()
+        let entry = try cache.store(Payload.make(seed: 1, size: 500), info: pngInfo, for: key("a"), url: "u")
+        XCTAssertEqual(EntryStamp.read(from: entry.path), EntryStamp(entry))
+    }
+
+    func testRemovalTakesTheStampOffTheFileBeforeUnlinkingIt() throws {
+        let cache = try openCache()
+        let entry = try cache.store(Payload.make(seed: 1, size: 500), info: pngInfo, for: key("a"), url: "u")
+        // A second name for the same inode outlives the unlink, and shows what a file a crash
+        // left behind after the removal's commit would carry.
+        let survivor = try hardLink(entry.path)
+
+        XCTAssertTrue(try cache.remove(key("a")))
+
+        XCTAssertFalse(FileManager.default.fileExists(atPath: entry.path))
+        XCTAssertNil(EntryStamp.read(from: survivor))
+    }
+
+    func testEvictionTakesTheStampsOffItsVictims() throws {
+        let cache = try openCache(maxSize: 1000)
+        let first = try cache.store(Payload.make(seed: 1, size: 600), info: pngInfo, for: key("a"), url: "a")
+        let survivor = try hardLink(first.path)
+        clock.advance(by: 120)
+
+        let second = try cache.store(Payload.make(seed: 2, size: 600), info: pngInfo, for: key("b"), url: "b")
+
+        XCTAssertNil(try cache.entry(for: key("a")), "evicted")
+        XCTAssertNil(EntryStamp.read(from: survivor))
+        XCTAssertEqual(EntryStamp.read(from: second.path), EntryStamp(second))
+    }
+
+    func testReplacingAnEntryWithAnotherFormatTakesTheStampOffTheOldFile() throws {
+        let cache = try openCache()
+        let old = try cache.store(Payload.make(seed: 1, size: 300), info: pngInfo, for: key("a"), url: "u")
+        let survivor = try hardLink(old.path)
+
+        let new = try cache.store(Payload.make(seed: 2, size: 300), info: CachedImageInfo(format: .webp, width: 1, height: 1), for: key("a"), url: "u")
+
+        XCTAssertNil(EntryStamp.read(from: survivor))
+        XCTAssertEqual(EntryStamp.read(from: new.path), EntryStamp(new))
+    }
+
+    func testRenewalStampsTheNewExpiry() throws {
+        let cache = try openCache()
+        try cache.store(Payload.make(seed: 1, size: 300), info: pngInfo, for: key("a"), url: "u")
+        clock.advance(by: 8 * 24 * 3600)
+
+        let renewed = try XCTUnwrap(try cache.renew(key("a")))
+
+        let stamp = try XCTUnwrap(EntryStamp.read(from: renewed.path))
+        XCTAssertEqual(stamp.fetchedAt, clock.date().timeIntervalSince1970)
+        XCTAssertEqual(stamp.expiresAt, renewed.expiresAt.timeIntervalSince1970)
+    }
+
+    func testAHitTheIndexAnswersRestoresAMissingStamp() throws {
+        let cache = try openCache()
+        let entry = try cache.store(Payload.make(seed: 1, size: 300), info: pngInfo, for: key("a"), url: "u")
+        EntryStamp.remove(from: entry.path)
+
+        let hit = try XCTUnwrap(try cache.entry(for: key("a")))
+
+        XCTAssertEqual(EntryStamp.read(from: entry.path), EntryStamp(hit))
+    }
+
+    /// Two entries, "older" stored first, then a use of "older" recorded in its stamp alone, as a
+    /// hit answered from the stamp records it. Over 1500 bytes, eviction frees down to 750: the
+    /// 900-byte "newer" alone is enough.
+    private func cacheWithAUseOnlyTheStampKnows() throws -> DiskCache {
+        let cache = try openCache(maxSize: 1500)
+        let older = try cache.store(Payload.make(seed: 1, size: 100), info: pngInfo, for: key("older"), url: "older")
+        clock.advance(by: 120)
+        try cache.store(Payload.make(seed: 2, size: 900), info: pngInfo, for: key("newer"), url: "newer")
+        clock.advance(by: 120)
+        var stamp = try XCTUnwrap(EntryStamp.read(from: older.path))
+        stamp.lastUsedAt = clock.date().timeIntervalSince1970
+        XCTAssertTrue(stamp.write(to: older.path))
+        return cache
+    }
+
+    func testUsesRecordedInStampsDecideWhatEvictionKeeps() throws {
+        let cache = try cacheWithAUseOnlyTheStampKnows()
+
+        try cache.store(Payload.make(seed: 3, size: 600), info: pngInfo, for: key("third"), url: "third")
+
+        XCTAssertNotNil(try cache.entry(for: key("older")), "used last, so kept")
+        XCTAssertNil(try cache.entry(for: key("newer")), "least recently used, so evicted")
+    }
+
+    func testListingByUseSeesUsesRecordedInStamps() throws {
+        let cache = try cacheWithAUseOnlyTheStampKnows()
+        let listed = try cache.entries(sortedBy: .lastUsed)
+        XCTAssertEqual(listed.map(\.url), ["older", "newer"])
+        XCTAssertEqual(listed.first?.lastUsedAt, clock.date())
+    }
+
+    // MARK: Helpers
+
+    private func hardLink(_ path: String) throws -> String {
+        let other = directory + "/survivor-\(UUID().uuidString)"
+        guard link(path, other) == 0 else { throw XCTSkip("cannot hard-link \(path): errno \(errno)") }
+        return other
+    }
+}
+
+/// Skips the test where the filesystem keeps no user extended attributes (tmpfs before Linux
+/// 6.6): there the cache stamps nothing and every hit reads the index.
+func skipUnlessExtendedAttributesWork(in directory: String) throws {
+    let probe = directory + "/xattr-probe-\(UUID().uuidString)"
+    FileManager.default.createFile(atPath: probe, contents: Data())
+    defer { unlink(probe) }
+    let stamp = EntryStamp(format: .png, width: 1, height: 1, bytes: 1, fetchedAt: 0, lastUsedAt: 0, expiresAt: 0)
+    guard stamp.write(to: probe) else { throw XCTSkip("\(directory) keeps no user extended attributes") }
+}
