@@ -57,6 +57,29 @@ final class StartupTests: EndToEndTestCase {
         XCTAssertEqual(try requests("/baseline.jpg"), 1)
     }
 
+    /// A hit is answered from the cache file's stamp (its `user.imgfetch` extended attribute):
+    /// the SQLite index is never opened. strace shows every file a run opens.
+    func testCacheHitNeverOpensTheIndex() throws {
+        let url = url("baseline.jpg")
+        let fetch = try imgfetch(["get", url])
+        XCTAssertEqual(fetch.status, 0, fetch.stderr)
+        let path = fetch.stdout.trimmingCharacters(in: .whitespacesAndNewlines)
+        let stamped = try Shell.run("python3 -c 'import os, sys; os.getxattr(sys.argv[1], \"user.imgfetch\")' \(Shell.quote(path))")
+        if stamped.status != 0 { throw XCTSkip("this filesystem keeps no user extended attributes: \(stamped.stderr)") }
+
+        let command = [Imgfetch.binary.path, "get", url].map(Shell.quote).joined(separator: " ")
+        let hit = try Shell.run(
+            "strace -qq -e trace=open,openat -o /dev/stderr \(command) 2>&1 >/dev/null",
+            environment: ["IMGFETCH_CACHE_DIR": cacheDirectory.path])
+        if hit.stdout.contains("PTRACE") || hit.stdout.contains("strace: ") {
+            throw XCTSkip("strace cannot trace here: \(hit.stdout)")
+        }
+        XCTAssertEqual(hit.status, 0, hit.stdout)
+        XCTAssertTrue(hit.stdout.contains("libc.so"), "strace saw the run's opens")
+        XCTAssertFalse(hit.stdout.contains("index.sqlite"), "a cache hit must not open the index:\n\(hit.stdout)")
+        XCTAssertEqual(try requests("/baseline.jpg"), 1)
+    }
+
     func testInfoOnAFileNeverLoadsLibcurl() throws {
         let file = Self.fixtures.appendingPathComponent("baseline.jpg").path
         let result = try imgfetch(["info", file], environment: ["LD_DEBUG": "files"])
