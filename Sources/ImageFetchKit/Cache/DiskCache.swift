@@ -19,8 +19,9 @@ import Synchronization
 /// - Each file carries a stamp, a copy of what a hit needs (`EntryStamp`), so the loader answers
 ///   most hits without opening the index: the temporary file is stamped before its rename, the
 ///   transaction that deletes a row removes its file's stamp before it commits, and a renewal or
-///   a hit the index answers stamps the file again. A file unindexed by a crash between a rename
-///   and its commit may answer hits until it is swept or replaced: it is whole, and the key's image.
+///   a hit the index answers stamps the file again. A store takes the stamp off the key's files in
+///   other formats. A file unindexed by a crash between a rename and its commit may answer hits
+///   until it is swept or its key is stored again: it is whole, and the key's image.
 ///
 /// The directory must be on a local filesystem: SQLite's WAL needs shared memory between processes.
 ///

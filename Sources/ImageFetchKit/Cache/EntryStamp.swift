@@ -13,8 +13,8 @@ import Glibc
 /// The index stays the cache's record; a stamp is a copy its writers keep in step (see
 /// `DiskCache`): it is set on the temporary file before the rename that publishes it, removed
 /// inside the transaction that deletes its row (so a file left behind by a crash after that commit
-/// is never served), rewritten when a 304 renews the entry, and restored by any hit the index
-/// answers. A hit answered from a stamp records its use in the stamp; the index catches up before
+/// is never served) and from the key's files in other formats when the key is stored, rewritten
+/// when a 304 renews the entry, and restored by any hit the index answers. A hit answered from a stamp records its use in the stamp; the index catches up before
 /// anything orders entries by use (eviction, listing).
 ///
 /// On a filesystem without user extended attributes (tmpfs before Linux 6.6) nothing is stamped
@@ -30,6 +30,10 @@ struct EntryStamp: Equatable, Sendable {
     var expiresAt: Double
 
     static let attributeName = "user.imgfetch"
+
+    /// The formats an entry can have (those the loader validates), in the order a hit looks for
+    /// their files: one `getxattr` each until one is found.
+    static let storedFormats: [ImageFormat] = [.jpeg, .png, .webp, .gif]
 
     init(format: ImageFormat, width: Int, height: Int, bytes: Int64, fetchedAt: Double, lastUsedAt: Double, expiresAt: Double) {
         self.format = format

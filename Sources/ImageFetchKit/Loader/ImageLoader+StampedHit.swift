@@ -1,9 +1,5 @@
 /// Disk hits answered from the entry file's stamp, without the index (see `EntryStamp`).
 extension ImageLoader {
-    /// The formats a stored entry can have (those the loader validates), in the order a hit looks
-    /// for their files: one `getxattr` each until one is found.
-    static let storedFormats: [ImageFormat] = [.jpeg, .png, .webp, .gif]
-
     /// The fresh disk hit for `key` from its file's stamp, recording the use in the stamp; nil
     /// when the index must answer: no stamped file (a miss, an entry stamped by no one yet, a
     /// filesystem without extended attributes), or one that is expired, too old for
@@ -11,7 +7,7 @@ extension ImageLoader {
     func stampedHit(for key: CacheKey, options: LoadOptions) -> LoadedImage? {
         let cache = configuration.diskCache
         let directory = FilePath.standardize(configuration.cacheDirectory)
-        for format in Self.storedFormats {
+        for format in EntryStamp.storedFormats {
             let path = directory + "/" + key.relativePath(fileExtension: format.fileExtension)
             guard var stamp = EntryStamp.read(from: path) else { continue }
             let now = cache.currentDate().timeIntervalSince1970

@@ -32,7 +32,7 @@ final class EntryStampTests: XCTestCase {
     }
 
     func testEveryStoredFormatRoundTrips() {
-        for format in ImageLoader.storedFormats {
+        for format in EntryStamp.storedFormats {
             var stamp = sample
             stamp.format = format
             XCTAssertEqual(stamp.encoded.withUnsafeBytes { EntryStamp(decoding: $0) }?.format, format)
@@ -96,6 +96,22 @@ final class EntryStampTests: XCTestCase {
         let new = try cache.store(Payload.make(seed: 2, size: 300), info: CachedImageInfo(format: .webp, width: 1, height: 1), for: key("a"), url: "u")
 
         XCTAssertNil(EntryStamp.read(from: survivor))
+        XCTAssertEqual(EntryStamp.read(from: new.path), EntryStamp(new))
+    }
+
+    func testStoringTakesTheStampOffAFileOfAnotherFormatACrashLeftUnindexed() throws {
+        let cache = try openCache()
+        // What a process killed between renaming its file into place and committing leaves.
+        let orphan = cache.absolutePath(key("a").relativePath(fileExtension: "jpg"))
+        let entry = try cache.store(Payload.make(seed: 1, size: 300), info: pngInfo, for: key("a"), url: "u")
+        XCTAssertTrue(FileManager.default.createFile(atPath: orphan, contents: Payload.make(seed: 2, size: 300)))
+        var stale = EntryStamp(entry)
+        stale.format = .jpeg
+        XCTAssertTrue(stale.write(to: orphan))
+
+        let new = try cache.store(Payload.make(seed: 3, size: 300), info: pngInfo, for: key("a"), url: "u")
+
+        XCTAssertNil(EntryStamp.read(from: orphan), "a hit looks for .jpg first: it must not find the orphan")
         XCTAssertEqual(EntryStamp.read(from: new.path), EntryStamp(new))
     }
 
