@@ -166,6 +166,12 @@ public final class DiskCache: Sendable {
             key: key, url: url, path: absolutePath(relativePath), format: info.format,
             width: info.width, height: info.height, bytes: Int64(data.count), validators: validators,
             fetchedAt: now, lastUsedAt: now, expiresAt: expiresAt ?? now.addingTimeInterval(configuration.maxAge))
+        // A file of this key in another format is the entry being replaced or one a crash left
+        // unindexed: no hit may find it before the new one. Here rather than in the publisher's
+        // transaction, which every store waits for in turn.
+        for format in EntryStamp.storedFormats where format != info.format {
+            EntryStamp.remove(from: absolutePath(key.relativePath(fileExtension: format.fileExtension)))
+        }
         let temporaryFile = try writeTemporaryFile(data, for: key, stamp: EntryStamp(entry))
         return IndexPublisher.Publication(entry: entry, relativePath: relativePath, temporaryFile: temporaryFile)
     }

@@ -187,11 +187,6 @@ final class IndexPublisher: Sendable {
         var renamed = false
         do {
             try database.run("SAVEPOINT publication")
-            // Another format's file of this key is the previous entry's (its row is gone) or one a
-            // crash left unindexed: no hit may find it before this one.
-            for format in EntryStamp.storedFormats where format != entry.format {
-                EntryStamp.remove(from: FilePath.join(directory, entry.key.relativePath(fileExtension: format.fileExtension)))
-            }
             try database.run("DELETE FROM entries WHERE key = ?", [.text(key)])
             try database.run(
                 "INSERT INTO entries (\(DiskCache.entryColumns)) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
