@@ -27,9 +27,9 @@ extension DiskCache {
     }
 
     /// Writes `data` to a new, uniquely named temporary file in the shard folder of `key`
-    /// (creating the folder if needed), stamped with `stamp`, and returns its path. The file is
-    /// complete (and, for `.powerLoss`, synced) when this returns; it is not yet visible as an entry.
-    func writeTemporaryFile(_ data: Data, for key: CacheKey, stamp: EntryStamp) throws(Error) -> String {
+    /// (creating the folder if needed) and returns its path. The file is complete (and, for
+    /// `.powerLoss`, synced) when this returns; it is not yet visible as an entry.
+    func writeTemporaryFile(_ data: Data, for key: CacheKey) throws(Error) -> String {
         let shard = absolutePath(key.shard)
         // pid + a per-process counter is unique among live writers and costs no syscall (UUID()
         // reads /dev/urandom); a dead writer's leftover with the same name makes O_EXCL fail and
@@ -60,8 +60,6 @@ extension DiskCache {
                 offset += written
             }
         }
-        // Before the rename that publishes it: a file is never in place without its stamp.
-        if failure == 0 { stamp.write(toDescriptor: descriptor) }
         if failure == 0, configuration.durability == .powerLoss, fsync(descriptor) != 0 { failure = errno }
         close(descriptor)
         guard failure == 0 else {
@@ -71,7 +69,7 @@ extension DiskCache {
         return path
     }
 
-    /// Renames a finished temporary file (written by `writeTemporaryFile(_:for:stamp:)`, so in the
+    /// Renames a finished temporary file (written by `writeTemporaryFile(_:for:)`, so in the
     /// same folder as `destination`) into place, and with `.powerLoss` makes the rename durable.
     /// Call only inside an index write transaction (see `DiskCache` on why).
     static func rename(_ temporaryFile: String, to destination: String, durability: DiskCacheConfiguration.Durability) throws(Error) {

@@ -17,11 +17,10 @@ import Synchronization
 ///   write lock, an evicting process can never delete a file another process just stored.
 /// - A hit checks the file's size against the row; a missing or short file is dropped and missed.
 /// - Each file carries a stamp, a copy of what a hit needs (`EntryStamp`), so the loader answers
-///   most hits without opening the index: the temporary file is stamped before its rename, the
-///   transaction that deletes a row removes its file's stamp before it commits, and a renewal or
-///   a hit the index answers stamps the file again. A store takes the stamp off the key's files in
-///   other formats. A file unindexed by a crash between a rename and its commit may answer hits
-///   until it is swept or its key is stored again: it is whole, and the key's image.
+///   most hits without opening the index. Only a file whose row is committed is stamped (after the
+///   commit, under the key's lock); the transaction that deletes a row removes its file's stamp
+///   before it commits; a renewal, and a hit the index answers, stamp the file again. So a file a
+///   crash leaves unindexed is never served.
 ///
 /// The directory must be on a local filesystem: SQLite's WAL needs shared memory between processes.
 ///
@@ -166,13 +165,7 @@ public final class DiskCache: Sendable {
             key: key, url: url, path: absolutePath(relativePath), format: info.format,
             width: info.width, height: info.height, bytes: Int64(data.count), validators: validators,
             fetchedAt: now, lastUsedAt: now, expiresAt: expiresAt ?? now.addingTimeInterval(configuration.maxAge))
-        // A file of this key in another format is the entry being replaced or one a crash left
-        // unindexed: no hit may find it before the new one. Here rather than in the publisher's
-        // transaction, which every store waits for in turn.
-        for format in EntryStamp.storedFormats where format != info.format {
-            EntryStamp.remove(from: absolutePath(key.relativePath(fileExtension: format.fileExtension)))
-        }
-        let temporaryFile = try writeTemporaryFile(data, for: key, stamp: EntryStamp(entry))
+        let temporaryFile = try writeTemporaryFile(data, for: key)
         return IndexPublisher.Publication(entry: entry, relativePath: relativePath, temporaryFile: temporaryFile)
     }
 
@@ -183,6 +176,9 @@ public final class DiskCache: Sendable {
         case .failed(let error): throw error
         case .published(let total): totalBytes = total
         }
+        // Only now that its row is committed: a file a crash leaves between its rename and its
+        // commit, unindexed, carries no stamp, and no hit serves it.
+        EntryStamp(publication.entry).write(to: publication.entry.path)
         let key = publication.entry.key
         if let maxSize = configuration.maxSize, totalBytes > maxSize {
             try evict(toBytes: Int64(Double(maxSize) * configuration.trimRatio), sparing: key)

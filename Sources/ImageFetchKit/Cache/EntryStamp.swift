@@ -11,10 +11,9 @@ import Glibc
 /// A stamp costs one `getxattr` and one `stat`.
 ///
 /// The index stays the cache's record; a stamp is a copy its writers keep in step (see
-/// `DiskCache`): it is set on the temporary file before the rename that publishes it, removed
-/// inside the transaction that deletes its row (so a file left behind by a crash after that commit
-/// is never served) and from the key's files in other formats when the key is stored, rewritten
-/// when a 304 renews the entry, and restored by any hit the index answers. A hit answered from a stamp records its use in the stamp; the index catches up before
+/// `DiskCache`): it is set once the file's row is committed, removed inside the transaction that
+/// deletes the row, rewritten when a 304 renews the entry, and restored by any hit the index
+/// answers. A file without a committed row (left by a crash) therefore never carries one. A hit answered from a stamp records its use in the stamp; the index catches up before
 /// anything orders entries by use (eviction, listing).
 ///
 /// On a filesystem without user extended attributes (tmpfs before Linux 6.6) nothing is stamped
@@ -109,12 +108,6 @@ struct EntryStamp: Equatable, Sendable {
     @discardableResult
     func write(to path: String) -> Bool {
         encoded.withUnsafeBytes { setxattr(path, Self.attributeName, $0.baseAddress, $0.count, 0) == 0 }
-    }
-
-    /// `write(to:)` on an open file.
-    @discardableResult
-    func write(toDescriptor descriptor: Int32) -> Bool {
-        encoded.withUnsafeBytes { fsetxattr(descriptor, Self.attributeName, $0.baseAddress, $0.count, 0) == 0 }
     }
 
     /// Removes the stamp from the file at `path`, if there is one.

@@ -87,6 +87,9 @@ public final class ImageLoader: Sendable {
         }
     }
 
+    /// Whether this loader has opened the disk cache (or failed to).
+    var hasOpenedDiskCache: Bool { openedDiskCache.withLock { $0 != nil } }
+
     /// `diskCache()` with its failure as the `LoaderError` for `url`.
     func diskCache(for url: URL) throws(LoaderError) -> DiskCache {
         do { return try diskCache() } catch { throw .cache(url, error) }

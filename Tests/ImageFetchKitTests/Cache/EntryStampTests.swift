@@ -99,20 +99,26 @@ final class EntryStampTests: XCTestCase {
         XCTAssertEqual(EntryStamp.read(from: new.path), EntryStamp(new))
     }
 
-    func testStoringTakesTheStampOffAFileOfAnotherFormatACrashLeftUnindexed() throws {
+    func testAPublishedFileIsUnstampedUntilItsStoreFinishes() throws {
         let cache = try openCache()
-        // What a process killed between renaming its file into place and committing leaves.
-        let orphan = cache.absolutePath(key("a").relativePath(fileExtension: "jpg"))
-        let entry = try cache.store(Payload.make(seed: 1, size: 300), info: pngInfo, for: key("a"), url: "u")
-        XCTAssertTrue(FileManager.default.createFile(atPath: orphan, contents: Payload.make(seed: 2, size: 300)))
-        var stale = EntryStamp(entry)
-        stale.format = .jpeg
-        XCTAssertTrue(stale.write(to: orphan))
+        let key = key("a")
+        let path = cache.absolutePath(key.relativePath(fileExtension: "png"))
+        let entry = CacheEntry(
+            key: key, url: "u", path: path, format: .png, width: 3, height: 2, bytes: 300,
+            validators: CacheValidators(), fetchedAt: clock.date(), lastUsedAt: clock.date(),
+            expiresAt: clock.date().addingTimeInterval(3600))
+        let temporaryFile = try cache.writeTemporaryFile(Payload.make(seed: 1, size: 300), for: key)
 
-        let new = try cache.store(Payload.make(seed: 3, size: 300), info: pngInfo, for: key("a"), url: "u")
+        // The publisher's transaction renames the file into place and commits its row; what a
+        // crash at any point of it leaves has no stamp, so no hit serves an unindexed file.
+        let outcomes = cache.publisher.commit([IndexPublisher.Publication(entry: entry, relativePath: key.relativePath(fileExtension: "png"), temporaryFile: temporaryFile)])
+        guard case .published = outcomes.first else { return XCTFail("not published: \(outcomes)") }
+        XCTAssertTrue(FileManager.default.fileExists(atPath: path))
+        XCTAssertNil(EntryStamp.read(from: path))
 
-        XCTAssertNil(EntryStamp.read(from: orphan), "a hit looks for .jpg first: it must not find the orphan")
-        XCTAssertEqual(EntryStamp.read(from: new.path), EntryStamp(new))
+        // The index answers it, and stamps it.
+        let hit = try XCTUnwrap(try cache.entry(for: key))
+        XCTAssertEqual(EntryStamp.read(from: path), EntryStamp(hit))
     }
 
     func testRenewalStampsTheNewExpiry() throws {

@@ -19,7 +19,7 @@ final class IndexPublisherTests: XCTestCase {
             key: key, url: name, path: cache.absolutePath(relativePath), format: .png, width: 3, height: 2,
             bytes: Int64(size), validators: CacheValidators(), fetchedAt: clock.date(), lastUsedAt: clock.date(),
             expiresAt: clock.date().addingTimeInterval(3600))
-        let temporaryFile = try cache.writeTemporaryFile(Payload.make(seed: UInt64(size), size: size), for: key, stamp: EntryStamp(entry))
+        let temporaryFile = try cache.writeTemporaryFile(Payload.make(seed: UInt64(size), size: size), for: key)
         return IndexPublisher.Publication(entry: entry, relativePath: relativePath, temporaryFile: temporaryFile)
     }
 
