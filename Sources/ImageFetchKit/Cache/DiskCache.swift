@@ -20,7 +20,10 @@ import Synchronization
 ///   most hits without opening the index. Only a file whose row is committed is stamped (after the
 ///   commit, under the key's lock); the transaction that deletes a row removes its file's stamp
 ///   before it commits; a renewal, and a hit the index answers, stamp the file again. So a file a
-///   crash leaves unindexed is never served.
+///   crash leaves unindexed carries no stamp and is not served, with one exception: a hit in
+///   another process that read the row just before a removal committed may stamp the file again,
+///   and if the removing process then dies before its unlink, the file stays stamped. It is whole,
+///   it is the key's image, and it goes with the other unindexed files at the next sweep.
 ///
 /// The directory must be on a local filesystem: SQLite's WAL needs shared memory between processes.
 ///

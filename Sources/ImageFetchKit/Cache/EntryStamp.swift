@@ -13,7 +13,8 @@ import Glibc
 /// The index stays the cache's record; a stamp is a copy its writers keep in step (see
 /// `DiskCache`): it is set once the file's row is committed, removed inside the transaction that
 /// deletes the row, rewritten when a 304 renews the entry, and restored by any hit the index
-/// answers. A file without a committed row (left by a crash) therefore never carries one. A hit answered from a stamp records its use in the stamp; the index catches up before
+/// answers. A file without a committed row, left by a crash, therefore carries none (but for the
+/// one race `DiskCache` describes). A hit answered from a stamp records its use in the stamp; the index catches up before
 /// anything orders entries by use (eviction, listing).
 ///
 /// On a filesystem without user extended attributes (tmpfs before Linux 6.6) nothing is stamped
