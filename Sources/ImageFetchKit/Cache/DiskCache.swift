@@ -163,12 +163,12 @@ public final class DiskCache: Sendable {
         _ data: Data, info: CachedImageInfo, for key: CacheKey, url: String, validators: CacheValidators, expiresAt: Date?
     ) throws(Error) -> IndexPublisher.Publication {
         let relativePath = key.relativePath(fileExtension: info.format.fileExtension)
+        let temporaryFile = try writeTemporaryFile(data, for: key)
         let now = configuration.currentDate()
         let entry = CacheEntry(
             key: key, url: url, path: absolutePath(relativePath), format: info.format,
             width: info.width, height: info.height, bytes: Int64(data.count), validators: validators,
             fetchedAt: now, lastUsedAt: now, expiresAt: expiresAt ?? now.addingTimeInterval(configuration.maxAge))
-        let temporaryFile = try writeTemporaryFile(data, for: key)
         return IndexPublisher.Publication(entry: entry, relativePath: relativePath, temporaryFile: temporaryFile)
     }
 
