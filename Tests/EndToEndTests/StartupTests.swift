@@ -40,15 +40,7 @@ final class StartupTests: EndToEndTestCase {
     /// threads only for a URL that must be fetched. strace shows every thread a run starts.
     func testCacheHitStartsNoThreadButAFetchDoes() throws {
         func threadsStarted(_ arguments: [String]) throws -> [String] {
-            let command = ([Imgfetch.binary.path] + arguments).map(Shell.quote).joined(separator: " ")
-            let result = try Shell.run(
-                "strace -f -qq -e trace=clone,clone3 -o /dev/stderr \(command) 2>&1 >/dev/null",
-                environment: ["IMGFETCH_CACHE_DIR": cacheDirectory.path])
-            if result.stdout.contains("PTRACE") || result.stdout.contains("strace: ") {
-                throw XCTSkip("strace cannot trace here: \(result.stdout)")
-            }
-            XCTAssertEqual(result.status, 0, result.stdout)
-            return lines(result.stdout).filter { $0.contains("clone") }
+            lines(try traced(arguments, syscalls: "clone,clone3", followingThreads: true)).filter { $0.contains("clone") }
         }
         let url = url("baseline.jpg")
         XCTAssertFalse(try threadsStarted(["get", url]).isEmpty, "a fetch runs the downloader's and the runtime's threads")
@@ -67,17 +59,24 @@ final class StartupTests: EndToEndTestCase {
         let stamped = try Shell.run("python3 -c 'import os, sys; os.getxattr(sys.argv[1], \"user.imgfetch\")' \(Shell.quote(path))")
         if stamped.status != 0 { throw XCTSkip("this filesystem keeps no user extended attributes: \(stamped.stderr)") }
 
-        let command = [Imgfetch.binary.path, "get", url].map(Shell.quote).joined(separator: " ")
-        let hit = try Shell.run(
-            "strace -qq -e trace=open,openat -o /dev/stderr \(command) 2>&1 >/dev/null",
-            environment: ["IMGFETCH_CACHE_DIR": cacheDirectory.path])
-        if hit.stdout.contains("PTRACE") || hit.stdout.contains("strace: ") {
-            throw XCTSkip("strace cannot trace here: \(hit.stdout)")
-        }
-        XCTAssertEqual(hit.status, 0, hit.stdout)
-        XCTAssertTrue(hit.stdout.contains("libc.so"), "strace saw the run's opens")
-        XCTAssertFalse(hit.stdout.contains("index.sqlite"), "a cache hit must not open the index:\n\(hit.stdout)")
+        let opens = try traced(["get", url], syscalls: "open,openat", followingThreads: false)
+        XCTAssertTrue(opens.contains("libc.so"), "strace saw the run's opens")
+        XCTAssertFalse(opens.contains("index.sqlite"), "a cache hit must not open the index:\n\(opens)")
         XCTAssertEqual(try requests("/baseline.jpg"), 1)
+    }
+
+    /// strace's trace of `syscalls` in one run of imgfetch with `arguments` on this test's cache;
+    /// skips the test where strace cannot trace. The run must succeed.
+    private func traced(_ arguments: [String], syscalls: String, followingThreads: Bool) throws -> String {
+        let command = ([Imgfetch.binary.path] + arguments).map(Shell.quote).joined(separator: " ")
+        let result = try Shell.run(
+            "strace \(followingThreads ? "-f " : "")-qq -e trace=\(syscalls) -o /dev/stderr \(command) 2>&1 >/dev/null",
+            environment: ["IMGFETCH_CACHE_DIR": cacheDirectory.path])
+        if result.stdout.contains("PTRACE") || result.stdout.contains("strace: ") {
+            throw XCTSkip("strace cannot trace here: \(result.stdout)")
+        }
+        XCTAssertEqual(result.status, 0, result.stdout)
+        return result.stdout
     }
 
     func testInfoOnAFileNeverLoadsLibcurl() throws {
