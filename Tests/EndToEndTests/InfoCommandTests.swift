@@ -58,12 +58,12 @@ final class InfoCommandTests: XCTestCase {
     }
 
     func testOnlyUnsupportedFilesExitAsNotAnImage() throws {
-        let result = try Imgfetch.run(["info", fixture("unsupported.heic"), fixture("not-an-image.html")])
+        let result = try Imgfetch.run(["info", fixture("unsupported.qoi"), fixture("not-an-image.html")])
         XCTAssertEqual(result.status, 5)
         XCTAssertEqual(result.stdout, "")
         XCTAssertEqual(result.stderr.split(separator: "\n"), [
-            "imgfetch: \(fixture("unsupported.heic")): HEIC images are not supported; imgfetch decodes JPEG, PNG, GIF and WebP.",
-            "imgfetch: \(fixture("not-an-image.html")): The data is not an image in a known format (JPEG, PNG, GIF or WebP).",
+            "imgfetch: \(fixture("unsupported.qoi")): QOI images are not supported; imgfetch decodes JPEG, PNG, GIF, WebP, AVIF, HEIC, JPEG XL, TIFF, BMP and ICO.",
+            "imgfetch: \(fixture("not-an-image.html")): The data is not an image in a known format (JPEG, PNG, GIF, WebP, AVIF, HEIC, JPEG XL, TIFF, BMP or ICO).",
         ])
     }
 

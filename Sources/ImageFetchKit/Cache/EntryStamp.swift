@@ -33,7 +33,7 @@ struct EntryStamp: Equatable, Sendable {
 
     /// The formats an entry can have (those the loader validates), in the order a hit looks for
     /// their files: one `getxattr` each until one is found.
-    static let storedFormats: [ImageFormat] = [.jpeg, .png, .webp, .gif]
+    static let storedFormats: [ImageFormat] = [.jpeg, .png, .webp, .gif, .avif, .heic, .jxl, .tiff, .bmp, .ico]
 
     init(format: ImageFormat, width: Int, height: Int, bytes: Int64, fetchedAt: Double, lastUsedAt: Double, expiresAt: Double) {
         self.format = format
@@ -60,7 +60,7 @@ struct EntryStamp: Equatable, Sendable {
     static let encodedSize = 42
     private static let version: UInt8 = 1
     /// Format numbers on disk; a format is only ever added at the end.
-    private static let formats: [ImageFormat] = [.jpeg, .png, .gif, .webp, .bmp, .tiff, .heic, .avif, .ico, .svg]
+    private static let formats: [ImageFormat] = [.jpeg, .png, .gif, .webp, .bmp, .tiff, .heic, .avif, .ico, .svg, .jxl, .qoi, .psd, .pdf]
 
     var encoded: [UInt8] {
         var bytes: [UInt8] = [Self.version, UInt8(Self.formats.firstIndex(of: format) ?? 0xFF)]

@@ -19,9 +19,9 @@ public enum DecodeError: Error, Sendable, Hashable, CustomStringConvertible {
     public var description: String {
         switch self {
         case .unsupportedFormat(let format?):
-            "\(format.displayName) images are not supported; imgfetch decodes JPEG, PNG, GIF and WebP."
+            "\(format.displayName) images are not supported; imgfetch decodes \(ImageFormat.listed(ImageFormat.decodable, conjunction: "and"))."
         case .unsupportedFormat(nil):
-            "The data is not an image in a known format (JPEG, PNG, GIF or WebP)."
+            "The data is not an image in a known format (\(ImageFormat.listed(ImageFormat.decodable, conjunction: "or")))."
         case .truncated(let format):
             "The \(format.displayName) data ends before the image is complete; it is truncated."
         case .corrupt(let format, let reason):
@@ -32,16 +32,6 @@ public enum DecodeError: Error, Sendable, Hashable, CustomStringConvertible {
             "The image header declares a size of \(width)×\(height), which has no pixels."
         case .libraryUnavailable(let format, let reason):
             "\(format.displayName) images cannot be decoded here: \(reason)."
-        }
-    }
-}
-
-extension ImageFormat {
-    /// The name people use for the format: "JPEG", "WebP".
-    public var displayName: String {
-        switch self {
-        case .webp: "WebP"
-        default: rawValue.uppercased()
         }
     }
 }

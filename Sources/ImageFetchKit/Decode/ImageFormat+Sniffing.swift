@@ -14,7 +14,15 @@ extension ImageFormat {
         if bytes.matches(Array("RIFF".utf8), at: 0), bytes.matches(Array("WEBP".utf8), at: 8) { self = .webp; return }
         if bytes.matches(Array("BM".utf8), at: 0), bytes.count >= 26 { self = .bmp; return }
         if bytes.matches([0x49, 0x49, 0x2A, 0x00], at: 0) || bytes.matches([0x4D, 0x4D, 0x00, 0x2A], at: 0) { self = .tiff; return }
-        if bytes.matches([0x00, 0x00, 0x01, 0x00], at: 0), let count = bytes.uint16LE(at: 4), count > 0 { self = .ico; return }
+        // ICO (type 1) and its twin CUR (type 2): a reserved zero, the type, a non-zero image count.
+        if bytes.matches([0x00, 0x00], at: 0), let type = bytes.uint16LE(at: 2), type == 1 || type == 2,
+           let count = bytes.uint16LE(at: 4), count > 0 { self = .ico; return }
+        // JPEG XL: a bare codestream (FF 0A) or the ISO container's signature box.
+        if bytes.matches([0xFF, 0x0A], at: 0)
+            || bytes.matches([0x00, 0x00, 0x00, 0x0C, 0x4A, 0x58, 0x4C, 0x20, 0x0D, 0x0A, 0x87, 0x0A], at: 0) { self = .jxl; return }
+        if bytes.matches(Array("qoif".utf8), at: 0) { self = .qoi; return }
+        if bytes.matches(Array("8BPS".utf8), at: 0) { self = .psd; return }
+        if bytes.matches(Array("%PDF-".utf8), at: 0) { self = .pdf; return }
         if let format = Self.isoMediaFormat(bytes) { self = format; return }
         if Self.looksLikeSVG(bytes) { self = .svg; return }
         return nil

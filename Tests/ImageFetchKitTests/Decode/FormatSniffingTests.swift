@@ -11,7 +11,7 @@ final class FormatSniffingTests: XCTestCase {
             "static.gif": .gif, "animated.gif": .gif,
             "lossy.webp": .webp, "lossless.webp": .webp, "animated.webp": .webp,
             "unsupported.bmp": .bmp, "unsupported.tiff": .tiff, "unsupported.ico": .ico,
-            "unsupported.svg": .svg, "unsupported.heic": .heic, "unsupported.avif": .avif,
+            "unsupported.svg": .svg, "unsupported.heic": .heic, "unsupported.avif": .avif, "unsupported.qoi": .qoi,
         ]
         for (name, format) in expected {
             XCTAssertEqual(registry.format(of: try Fixture.data(name)), format, name)
@@ -34,6 +34,20 @@ final class FormatSniffingTests: XCTestCase {
         let slice = (Data([1, 2, 3]) + png).dropFirst(3)
         XCTAssertEqual(registry.format(of: slice), .png)
         XCTAssertEqual(try registry.probe(slice).width, 64)
+    }
+
+    func testNewerAndUnsupportedFormatsAreNamedByTheirMagicBytes() {
+        let expected: [([UInt8], ImageFormat)] = [
+            ([0xFF, 0x0A, 0xFA, 0x7F], .jxl),
+            ([0x00, 0x00, 0x00, 0x0C, 0x4A, 0x58, 0x4C, 0x20, 0x0D, 0x0A, 0x87, 0x0A], .jxl),
+            (Array("8BPS".utf8) + [0, 1], .psd),
+            (Array("%PDF-1.7\n".utf8), .pdf),
+            ([0x00, 0x00, 0x02, 0x00, 0x01, 0x00], .ico),  // a CUR file
+        ]
+        for (bytes, format) in expected {
+            XCTAssertEqual(registry.format(of: Data(bytes)), format, "\(bytes)")
+        }
+        XCTAssertNil(registry.format(of: Data([0x00, 0x00, 0x03, 0x00, 0x01, 0x00])), "ICO type 3 does not exist")
     }
 
     func testAnSVGWithoutXMLDeclarationIsRecognised() {

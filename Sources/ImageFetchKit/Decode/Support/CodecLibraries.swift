@@ -12,7 +12,7 @@ enum CodecLibraries {
         case .jpeg: imgfetch_jpeg_load()
         case .webp: imgfetch_webp_load()
         case .gif: imgfetch_gif_load()
-        case .bmp, .tiff, .heic, .avif, .ico, .svg: nil  // never decoded: the registry refuses them first
+        default: nil  // decoded by imgfetch itself, or never: the registry refuses them first
         }
         if let failure { throw .libraryUnavailable(format, reason: String(cString: failure)) }
     }
