@@ -10,4 +10,9 @@ static inline sqlite3_destructor_type imgfetch_sqlite_transient(void) { return S
 static inline int imgfetch_sqlite_configure_page_cache(void) {
     return sqlite3_config(SQLITE_CONFIG_PAGECACHE, (void *)0, 0, 0);
 }
+// sqlite3_db_config is variadic too. Makes the connection close without checkpointing the
+// write-ahead log (see SQLiteDatabase.deinit); returns SQLite's result code.
+static inline int imgfetch_sqlite_skip_checkpoint_on_close(sqlite3 *db) {
+    return sqlite3_db_config(db, SQLITE_DBCONFIG_NO_CKPT_ON_CLOSE, 1, (int *)0);
+}
 #endif
