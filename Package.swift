@@ -54,6 +54,25 @@ let package = Package(
             dependencies: ["ImageFetchKit", "TestSupport"],
             path: "Tests/Tools/CacheHammer"
         ),
+        // Fuzz targets over every parser of outside bytes (Tests/Fuzz): run by libFuzzer through
+        // imgfetch-fuzz (scripts/fuzz builds it with -sanitize=fuzzer,address), and replayed on
+        // saved inputs by FuzzRegressionTests.
+        .target(
+            name: "FuzzTargets",
+            dependencies: ["ImageFetchKit"],
+            path: "Tests/Fuzz/Targets"
+        ),
+        .executableTarget(
+            name: "imgfetch-fuzz",
+            dependencies: ["FuzzTargets"],
+            path: "Tests/Fuzz/Driver",
+            // gold fails on the sanitizers' instrumented objects (an internal error reading DWARF).
+            linkerSettings: [.unsafeFlags(["-use-ld=lld"])]
+        ),
+        .testTarget(
+            name: "FuzzRegressionTests",
+            dependencies: ["FuzzTargets", "TestSupport"]
+        ),
         .testTarget(
             name: "ImageFetchKitTests",
             dependencies: ["ImageFetchKit", "TestSupport"],

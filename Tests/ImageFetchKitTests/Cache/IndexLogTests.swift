@@ -36,7 +36,7 @@ final class IndexLogTests: XCTestCase {
     func testFrameCountReadsTheLogsSize() throws {
         let path = try makeTemporaryDirectory(self) + "/log"
         XCTAssertEqual(SQLiteDatabase.frameCount(ofLogAt: path), 0, "no log")
-        FileManager.default.createFile(atPath: path, contents: Data(count: 32 + 3 * (4096 + 24)))
+        _ = FileManager.default.createFile(atPath: path, contents: Data(count: 32 + 3 * (4096 + 24)))
         XCTAssertEqual(SQLiteDatabase.frameCount(ofLogAt: path), 3)
     }
 }

@@ -1,0 +1,32 @@
+import FoundationEssentials
+@testable import ImageFetchKit
+
+extension FuzzTarget {
+    /// The pixel limit both image targets use: large enough for every fixture, small enough that
+    /// an input claiming a huge canvas is refused from its header, as a download would be.
+    static let limits = DecodeLimits(maxPixels: 4_000_000)
+
+    /// Format sniffing, then each format's header probe and completeness check: the Swift parsers
+    /// that run on every downloaded body (JPEG markers, PNG chunks, GIF blocks, the WebP container,
+    /// and those of the formats added since).
+    static let validate = FuzzTarget(
+        name: "validate", summary: "sniffing, header probes and completeness checks (Swift parsers)",
+        seedSuffixes: [".jpg", ".png", ".gif", ".webp", ".avif", ".heic", ".jxl", ".tif", ".tiff", ".bmp", ".ico", ".svg", ".qoi"]
+    ) { data in
+        let registry = DecoderRegistry.standard
+        _ = registry.format(of: data)
+        _ = try? registry.validate(data, limits: limits)
+    }
+
+    /// The whole path of `--verify decode`: validation, then every pixel of every frame through
+    /// the codec libraries, within the pixel limit.
+    static let decode = FuzzTarget(
+        name: "decode", summary: "validate, then decode every frame through the codec libraries",
+        seedSuffixes: [".jpg", ".png", ".gif", ".webp", ".avif", ".heic", ".jxl", ".tif", ".tiff", ".bmp", ".ico"]
+    ) { data in
+        let registry = DecoderRegistry.standard
+        guard (try? registry.validate(data, limits: limits)) != nil else { return }
+        _ = try? registry.decode(data, limits: limits)
+        _ = try? registry.verifyDecoding(data, limits: limits)
+    }
+}
