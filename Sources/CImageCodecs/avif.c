@@ -54,14 +54,16 @@ int imgfetch_avif_decode(const uint8_t *data, size_t size, uint8_t *rgba, uint32
         avif_api.decoder_destroy(decoder);
         return IMGFETCH_CODEC_FAILED;
     }
-    avifRGBImage rgb;
-    avif_api.rgb_set_defaults(&rgb, decoder->image);
-    rgb.format = AVIF_RGB_FORMAT_RGBA;
-    rgb.depth = 8;
-    rgb.pixels = rgba;
-    rgb.rowBytes = width * 4;
-    result = avif_api.yuv_to_rgb(decoder->image, &rgb);
-    if (result != AVIF_RESULT_OK) return avif_failure(decoder, result, message, message_size);
+    if (rgba != NULL) {
+        avifRGBImage rgb;
+        avif_api.rgb_set_defaults(&rgb, decoder->image);
+        rgb.format = AVIF_RGB_FORMAT_RGBA;
+        rgb.depth = 8;
+        rgb.pixels = rgba;
+        rgb.rowBytes = width * 4;
+        result = avif_api.yuv_to_rgb(decoder->image, &rgb);
+        if (result != AVIF_RESULT_OK) return avif_failure(decoder, result, message, message_size);
+    }
     // The later frames of a sequence are decoded to prove they decode; their pixels stay in YUV.
     while (every_frame && (result = avif_api.next_image(decoder)) == AVIF_RESULT_OK) {}
     if (every_frame && result != AVIF_RESULT_NO_IMAGES_REMAINING) return avif_failure(decoder, result, message, message_size);

@@ -55,11 +55,16 @@ int imgfetch_heif_decode(const uint8_t *data, size_t size, uint8_t *rgba, uint32
     struct heif_error error = heif_api.read_from_memory_without_copy(context, data, size, NULL);
     if (error.code == heif_error_Ok) error = heif_api.get_primary_image_handle(context, &handle);
     // libheif turns the image by its irot and imir properties, as the probe's size assumes.
-    if (error.code == heif_error_Ok)
+    // Without a buffer the image stays in its coded colour space: decoded, not converted.
+    if (error.code == heif_error_Ok && rgba == NULL)
+        error = heif_api.decode_image(handle, &image, heif_colorspace_undefined, heif_chroma_undefined, NULL);
+    else if (error.code == heif_error_Ok)
         error = heif_api.decode_image(handle, &image, heif_colorspace_RGB, heif_chroma_interleaved_RGBA, NULL);
     if (error.code != heif_error_Ok) {
         imgfetch_copy_message(message, message_size, error.message, "libheif cannot decode it");
         if (error.subcode == heif_suberror_End_of_data) status = IMGFETCH_CODEC_TRUNCATED;
+    } else if (rgba == NULL) {
+        status = IMGFETCH_CODEC_DECODED;
     } else if (heif_api.image_get_width(image, heif_channel_interleaved) != (int)width
                || heif_api.image_get_height(image, heif_channel_interleaved) != (int)height) {
         imgfetch_copy_message(message, message_size, NULL, "the image decodes to a size other than its header's");

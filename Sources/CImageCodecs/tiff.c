@@ -3,6 +3,7 @@
 #include "codec_group.h"
 
 #include <stdarg.h>
+#include <stdlib.h>
 #include <tiffio.h>
 
 static struct group tiff = {PTHREAD_ONCE_INIT, "", 0};
@@ -16,6 +17,13 @@ static struct {
     void (*close)(TIFF *);
     int (*get_field_defaulted)(TIFF *, uint32_t, ...);
     int (*read_rgba_image_oriented)(TIFF *, uint32_t, uint32_t, uint32_t *, int, int);
+    int (*is_tiled)(TIFF *);
+    uint32_t (*number_of_strips)(TIFF *);
+    tmsize_t (*read_encoded_strip)(TIFF *, uint32_t, void *, tmsize_t);
+    tmsize_t (*read_encoded_tile)(TIFF *, uint32_t, void *, tmsize_t);
+    uint32_t (*number_of_tiles)(TIFF *);
+    tmsize_t (*strip_size)(TIFF *);
+    tmsize_t (*tile_size)(TIFF *);
 } tiff_api;
 
 static void load_tiff(void) {
@@ -28,6 +36,13 @@ static void load_tiff(void) {
         {(void **)&tiff_api.close, "TIFFClose"},
         {(void **)&tiff_api.get_field_defaulted, "TIFFGetFieldDefaulted"},
         {(void **)&tiff_api.read_rgba_image_oriented, "TIFFReadRGBAImageOriented"},
+        {(void **)&tiff_api.is_tiled, "TIFFIsTiled"},
+        {(void **)&tiff_api.number_of_strips, "TIFFNumberOfStrips"},
+        {(void **)&tiff_api.read_encoded_strip, "TIFFReadEncodedStrip"},
+        {(void **)&tiff_api.read_encoded_tile, "TIFFReadEncodedTile"},
+        {(void **)&tiff_api.number_of_tiles, "TIFFNumberOfTiles"},
+        {(void **)&tiff_api.strip_size, "TIFFStripSize"},
+        {(void **)&tiff_api.tile_size, "TIFFTileSize"},
     };
     LOAD(tiff, "libtiff.so.6", "libtiff6", symbols);
     tiff.loaded = 1;
@@ -92,15 +107,68 @@ static void unpremultiply(uint8_t *rgba, size_t pixels) {
     }
 }
 
+// The samples per pixel the strip path below can take for this page: 1 (8-bit gray), 3 (8-bit
+// RGB) or 4 (8-bit RGB with unassociated alpha), in strips, interleaved, stored upright; 0 for
+// anything else, which TIFFReadRGBAImage converts.
+static int plain_strip_samples(TIFF *file) {
+    uint16_t bits = 0, samples = 0, planar = 0, photometric = 0, orientation = 0, extra_count = 0;
+    uint16_t *extra_types = NULL;
+    tiff_api.get_field_defaulted(file, TIFFTAG_BITSPERSAMPLE, &bits);
+    tiff_api.get_field_defaulted(file, TIFFTAG_SAMPLESPERPIXEL, &samples);
+    tiff_api.get_field_defaulted(file, TIFFTAG_PLANARCONFIG, &planar);
+    tiff_api.get_field_defaulted(file, TIFFTAG_PHOTOMETRIC, &photometric);
+    tiff_api.get_field_defaulted(file, TIFFTAG_ORIENTATION, &orientation);
+    tiff_api.get_field_defaulted(file, TIFFTAG_EXTRASAMPLES, &extra_count, &extra_types);
+    if (tiff_api.is_tiled(file) || bits != 8 || planar != PLANARCONFIG_CONTIG || orientation != ORIENTATION_TOPLEFT) return 0;
+    if (photometric == PHOTOMETRIC_MINISBLACK && samples == 1) return 1;
+    if (photometric == PHOTOMETRIC_RGB && samples == 3 && extra_count == 0) return 3;
+    if (photometric == PHOTOMETRIC_RGB && samples == 4 && extra_count == 1 && extra_types[0] == EXTRASAMPLE_UNASSALPHA) return 4;
+    return 0;
+}
+
+// Decodes each strip straight into its rows of `rgba`: the strip's samples land at the end of
+// the rows' RGBA space and are spread forward in place, which never overwrites an unread sample.
+// This skips TIFFReadRGBAImage's intermediate strip buffer and per-pixel packing.
+static int read_plain_strips(TIFF *file, uint8_t *rgba, uint32_t width, uint32_t height, int samples) {
+    uint32_t rows_per_strip = 0;
+    tiff_api.get_field_defaulted(file, TIFFTAG_ROWSPERSTRIP, &rows_per_strip);
+    if (rows_per_strip == 0 || rows_per_strip > height) rows_per_strip = height;
+    uint32_t strips = tiff_api.number_of_strips(file);
+    for (uint32_t strip = 0, row = 0; row < height; strip++, row += rows_per_strip) {
+        if (strip >= strips) return 0;
+        uint32_t rows = height - row < rows_per_strip ? height - row : rows_per_strip;
+        size_t pixels = (size_t)rows * width;
+        uint8_t *region = rgba + (size_t)row * width * 4;
+        uint8_t *samples_at = region + pixels * (size_t)(4 - samples);
+        tmsize_t wanted = (tmsize_t)(pixels * (size_t)samples);
+        if (tiff_api.read_encoded_strip(file, strip, samples_at, wanted) < wanted) return 0;
+        if (samples == 4) continue;
+        for (size_t i = 0; i < pixels; i++) {
+            const uint8_t *in = samples_at + i * (size_t)samples;
+            uint8_t r = in[0], g = samples == 3 ? in[1] : r, b = samples == 3 ? in[2] : r;
+            region[i * 4] = r;
+            region[i * 4 + 1] = g;
+            region[i * 4 + 2] = b;
+            region[i * 4 + 3] = 255;
+        }
+    }
+    return 1;
+}
+
+static TIFF *tiff_open(struct tiff_source *source) {
+    TIFFOpenOptions *options = tiff_api.options_alloc();
+    tiff_api.options_set_error_handler(options, tiff_error, source);
+    tiff_api.options_set_warning_handler(options, tiff_warning, source);
+    TIFF *file = tiff_api.client_open("image", "r", source, tiff_read, tiff_write, tiff_seek, tiff_close, tiff_size,
+                                      tiff_map, tiff_unmap, options);
+    tiff_api.options_free(options);
+    return file;
+}
+
 int imgfetch_tiff_decode(const uint8_t *data, size_t size, uint8_t *rgba, uint32_t width, uint32_t height,
                          char *message, size_t message_size) {
     struct tiff_source source = {data, size, 0, ""};
-    TIFFOpenOptions *options = tiff_api.options_alloc();
-    tiff_api.options_set_error_handler(options, tiff_error, &source);
-    tiff_api.options_set_warning_handler(options, tiff_warning, &source);
-    TIFF *file = tiff_api.client_open("image", "r", &source, tiff_read, tiff_write, tiff_seek, tiff_close, tiff_size,
-                                      tiff_map, tiff_unmap, options);
-    tiff_api.options_free(options);
+    TIFF *file = tiff_open(&source);
     if (file == NULL) {
         imgfetch_copy_message(message, message_size, source.message, "libtiff cannot open it");
         return IMGFETCH_CODEC_FAILED;
@@ -109,8 +177,12 @@ int imgfetch_tiff_decode(const uint8_t *data, size_t size, uint8_t *rgba, uint32
     tiff_api.get_field_defaulted(file, TIFFTAG_IMAGEWIDTH, &stored_width);
     tiff_api.get_field_defaulted(file, TIFFTAG_IMAGELENGTH, &stored_height);
     int status = IMGFETCH_CODEC_FAILED;
+    int samples = 0;
     if (stored_width != width || stored_height != height) {
         imgfetch_copy_message(message, message_size, NULL, "the image decodes to a size other than its header's");
+    } else if ((samples = plain_strip_samples(file)) != 0) {
+        if (read_plain_strips(file, rgba, width, height, samples)) status = IMGFETCH_CODEC_DECODED;
+        else imgfetch_copy_message(message, message_size, source.message, "libtiff cannot decode a strip");
     } else if (!tiff_api.read_rgba_image_oriented(file, width, height, (uint32_t *)rgba, ORIENTATION_TOPLEFT, 0)) {
         imgfetch_copy_message(message, message_size, source.message, "libtiff cannot decode it");
     } else {
@@ -120,6 +192,29 @@ int imgfetch_tiff_decode(const uint8_t *data, size_t size, uint8_t *rgba, uint32
         if (extra_count > 0 && extra_types[0] == EXTRASAMPLE_UNASSALPHA) unpremultiply(rgba, (size_t)width * height);
         status = IMGFETCH_CODEC_DECODED;
     }
+    tiff_api.close(file);
+    return status;
+}
+
+int imgfetch_tiff_verify(const uint8_t *data, size_t size, char *message, size_t message_size) {
+    struct tiff_source source = {data, size, 0, ""};
+    TIFF *file = tiff_open(&source);
+    if (file == NULL) {
+        imgfetch_copy_message(message, message_size, source.message, "libtiff cannot open it");
+        return IMGFETCH_CODEC_FAILED;
+    }
+    int tiled = tiff_api.is_tiled(file);
+    tmsize_t chunk_size = tiled ? tiff_api.tile_size(file) : tiff_api.strip_size(file);
+    uint32_t chunks = tiled ? tiff_api.number_of_tiles(file) : tiff_api.number_of_strips(file);
+    uint8_t *chunk = chunk_size > 0 ? malloc((size_t)chunk_size) : NULL;
+    int status = chunk != NULL ? IMGFETCH_CODEC_DECODED : IMGFETCH_CODEC_FAILED;
+    for (uint32_t i = 0; status == IMGFETCH_CODEC_DECODED && i < chunks; i++) {
+        tmsize_t read = tiled ? tiff_api.read_encoded_tile(file, i, chunk, chunk_size)
+                              : tiff_api.read_encoded_strip(file, i, chunk, chunk_size);
+        if (read < 0) status = IMGFETCH_CODEC_FAILED;
+    }
+    if (status != IMGFETCH_CODEC_DECODED) imgfetch_copy_message(message, message_size, source.message, "libtiff cannot decode it");
+    free(chunk);
     tiff_api.close(file);
     return status;
 }

@@ -78,9 +78,11 @@ const char *imgfetch_jxl_load(void);   // libjxl and libjxl_threads
 const char *imgfetch_tiff_load(void);  // libtiff
 
 /// The first frame to RGBA; with `every_frame`, the later frames of a sequence too (not kept).
+/// With `rgba` NULL every frame is decoded and none converted to RGB (verification).
 int imgfetch_avif_decode(const uint8_t *data, size_t size, uint8_t *rgba, uint32_t width, uint32_t height,
                          int every_frame, char *message, size_t message_size);
-/// The primary image, turned by its irot/imir properties.
+/// The primary image, turned by its irot/imir properties; with `rgba` NULL decoded but left
+/// in its coded colour space (verification).
 int imgfetch_heif_decode(const uint8_t *data, size_t size, uint8_t *rgba, uint32_t width, uint32_t height,
                          char *message, size_t message_size);
 
@@ -99,5 +101,8 @@ int imgfetch_jxl_decode(const uint8_t *data, size_t size, uint8_t *rgba, uint32_
 /// The first page, as stored (not turned by its Orientation tag), with straight alpha.
 int imgfetch_tiff_decode(const uint8_t *data, size_t size, uint8_t *rgba, uint32_t width, uint32_t height,
                          char *message, size_t message_size);
+/// Decodes every strip or tile of the first page through one reused chunk buffer, keeping none:
+/// verification in memory bounded by one strip or tile.
+int imgfetch_tiff_verify(const uint8_t *data, size_t size, char *message, size_t message_size);
 
 #endif

@@ -52,4 +52,18 @@ final class AVIFDecoderTests: XCTestCase {
         let error = decodeError { () throws(DecodeError) in try registry.decode(data, limits: DecodeLimits(maxPixels: 100)) }
         XCTAssertEqual(error, .tooManyPixels(width: 64, height: 48, limit: 100))
     }
+
+    func testVerifyDecodingDecodesEveryFrameWithoutKeepingThem() throws {
+        for name in ["still.avif", "alpha.avif", "sequence.avif"] {
+            XCTAssertEqual(try registry.verifyDecoding(try Fixture.data(name)).format, .avif, name)
+        }
+        // The coded frames (the mdat box's payload, the file's last box) overwritten: the header
+        // checks pass, decoding fails.
+        var bytes = [UInt8](try Fixture.data("sequence.avif"))
+        let mdat = try XCTUnwrap((0..<(bytes.count - 4)).last { bytes[$0..<($0 + 4)].elementsEqual("mdat".utf8) })
+        bytes.replaceSubrange((mdat + 4)..<bytes.count, with: [UInt8](repeating: 0xFF, count: bytes.count - mdat - 4))
+        let data = Data(bytes)
+        XCTAssertNoThrow(try registry.validate(data))
+        XCTAssertNotNil(decodeError { () throws(DecodeError) in try registry.verifyDecoding(data) })
+    }
 }

@@ -50,4 +50,10 @@ final class HEICDecoderTests: XCTestCase {
         let pattern = Array(type.utf8)
         return (0...(bytes.count - 4)).first { Array(bytes[$0..<($0 + 4)]) == pattern }
     }
+
+    func testVerifyDecodingDecodesThePrimaryImage() throws {
+        for name in ["still.heic", "alpha.heic"] {
+            XCTAssertEqual(try registry.verifyDecoding(try Fixture.data(name)).format, .heic, name)
+        }
+    }
 }

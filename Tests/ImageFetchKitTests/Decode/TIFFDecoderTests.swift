@@ -5,7 +5,9 @@ final class TIFFDecoderTests: XCTestCase {
     private let registry = DecoderRegistry.standard
 
     func testTIFFPagesCountAsFrames() throws {
-        let expected: [(String, frames: Int, alpha: Bool)] = [("quads.tif", 1, false), ("alpha.tif", 1, true), ("multipage.tif", 3, false)]
+        let expected: [(String, frames: Int, alpha: Bool)] = [
+            ("quads.tif", 1, false), ("rgb.tif", 1, false), ("gray.tif", 1, false), ("alpha.tif", 1, true), ("multipage.tif", 3, false),
+        ]
         for (name, frames, alpha) in expected {
             let info = try registry.validate(try Fixture.data(name))
             XCTAssertEqual(info.format, .tiff, name)
@@ -14,12 +16,14 @@ final class TIFFDecoderTests: XCTestCase {
         }
     }
 
+    /// Palette (quads, multipage) goes through TIFFReadRGBAImage; 8-bit RGB, gray and RGBA
+    /// through the strip-by-strip path.
     func testFirstPageDecodesLikeImageMagick() throws {
-        for name in ["quads.tif", "alpha.tif", "multipage.tif"] {
+        for name in ["quads.tif", "rgb.tif", "gray.tif", "alpha.tif", "multipage.tif"] {
             let image = try registry.decode(try Fixture.data(name))
             let reference = try ReferenceDecoder.decode(name, with: "convert") { ["\($0)[0]", "PNG32:\($1)"] }
             ReferenceDecoder.assertMatches(image, reference, tolerance: 0, name)
-            assertPixel(image, Fixture.lime, is: .opaqueLime)
+            if name != "gray.tif" { assertPixel(image, Fixture.lime, is: .opaqueLime) }
         }
         let alpha = try registry.decode(try Fixture.data("alpha.tif"))
         XCTAssertEqual(alpha.pixel(x: Fixture.white.x, y: Fixture.white.y).alpha, 0)
@@ -45,5 +49,18 @@ final class TIFFDecoderTests: XCTestCase {
         let cut = data.prefix(directory + 10)  // in the middle of the first entry
         let error = decodeError { () throws(DecodeError) in try registry.probe(cut) }
         XCTAssertEqual(error, .truncated(.tiff))
+    }
+
+    func testVerifyDecodingDecodesEveryStripAndRefusesBrokenLZW() throws {
+        for name in ["quads.tif", "rgb.tif", "gray.tif", "alpha.tif", "multipage.tif"] {
+            XCTAssertEqual(try registry.verifyDecoding(try Fixture.data(name)).format, .tiff, name)
+        }
+        // rgb.tif's one LZW strip, after the header, overwritten with codes LZW cannot hold.
+        var bytes = [UInt8](try Fixture.data("rgb.tif"))
+        bytes.replaceSubrange(8..<40, with: [UInt8](repeating: 0xFF, count: 32))
+        let data = Data(bytes)
+        XCTAssertNoThrow(try registry.validate(data))
+        let error = decodeError { () throws(DecodeError) in try registry.verifyDecoding(data) }
+        guard case .corrupt(.tiff, _)? = error else { return XCTFail("got \(String(describing: error))") }
     }
 }

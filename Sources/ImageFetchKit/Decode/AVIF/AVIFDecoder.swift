@@ -34,6 +34,15 @@ public struct AVIFDecoder: ImageDecoding {
         return DecodedImage(info: info, width: width, height: height, rgba: pixels).turnedUpright()
     }
 
+    /// Decodes every frame and converts none to RGB, as `avifdec` does writing y4m.
+    public func verifyDecoding(_ data: Data, info: ImageInfo) throws(DecodeError) {
+        try CodecLibraries.load(for: .avif)
+        let (width, height) = (info.storedWidth, info.storedHeight)
+        if let failure = CodecCall.run(data, format: .avif, { source, count, message, size in
+            LibAVIF.decode(source, count, nil, width: width, height: height, everyFrame: true, message, size)
+        }) { throw failure }
+    }
+
     /// libavif decodes the track of a file whose major brand is `avis`, and the primary item otherwise.
     private static func isSequence(_ file: HEIFFile) -> Bool {
         file.majorBrand == ISOBox.code("avis") && file.trackSize != nil

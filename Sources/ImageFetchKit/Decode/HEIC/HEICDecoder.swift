@@ -33,4 +33,13 @@ public struct HEICDecoder: ImageDecoding {
         }
         return DecodedImage(info: info, width: info.width, height: info.height, rgba: pixels)
     }
+
+    /// Decodes the primary image and leaves it in its coded colour space, as `heif-convert` does
+    /// writing y4m.
+    public func verifyDecoding(_ data: Data, info: ImageInfo) throws(DecodeError) {
+        try CodecLibraries.load(for: .heic)
+        if let failure = CodecCall.run(data, format: .heic, { source, count, message, size in
+            LibHeif.decode(source, count, nil, width: info.width, height: info.height, message, size)
+        }) { throw failure }
+    }
 }

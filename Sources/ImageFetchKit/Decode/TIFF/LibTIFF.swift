@@ -1,4 +1,5 @@
 import CImageCodecs
+import FoundationEssentials
 
 /// The one file that calls libtiff, through CImageCodecs' tiff.c, which reads the data in place
 /// through libtiff's client I/O and keeps libtiff's messages off stderr.
@@ -10,5 +11,13 @@ enum LibTIFF {
         width: Int, height: Int, _ message: UnsafeMutablePointer<CChar>, _ messageSize: Int
     ) -> Int32 {
         imgfetch_tiff_decode(data, count, rgba, UInt32(width), UInt32(height), message, messageSize)
+    }
+
+    /// Decodes every strip or tile of the first page, keeping none.
+    static func verify(_ data: Data) throws(DecodeError) {
+        try CodecLibraries.load(for: .tiff)
+        if let failure = CodecCall.run(data, format: .tiff, { source, count, message, size in
+            imgfetch_tiff_verify(source, count, message, size)
+        }) { throw failure }
     }
 }

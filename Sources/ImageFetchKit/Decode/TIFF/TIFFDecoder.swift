@@ -49,4 +49,10 @@ public struct TIFFDecoder: ImageDecoding {
         }
         return DecodedImage(info: info, width: info.width, height: info.height, rgba: pixels)
     }
+
+    /// Decodes the first page's strips or tiles one at a time through a reused buffer, keeping
+    /// none and converting none to RGBA.
+    public func verifyDecoding(_ data: Data, info: ImageInfo) throws(DecodeError) {
+        try LibTIFF.verify(data)
+    }
 }
