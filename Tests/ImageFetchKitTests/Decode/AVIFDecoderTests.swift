@@ -66,4 +66,17 @@ final class AVIFDecoderTests: XCTestCase {
         XCTAssertNoThrow(try registry.validate(data))
         XCTAssertNotNil(decodeError { () throws(DecodeError) in try registry.verifyDecoding(data) })
     }
+
+    func testIrotTurnsTheImageAsAnOrientation() throws {
+        // Stored 64×48, turned a quarter anticlockwise: the stored top-right (lime) is shown top-left.
+        let data = try Fixture.data("rotated.avif")
+        let info = try registry.validate(data)
+        XCTAssertEqual([info.width, info.height], [48, 64])
+        XCTAssertEqual(info.orientation, .left)
+        let image = try registry.decode(data)
+        XCTAssertEqual([image.width, image.height], [48, 64])
+        assertPixel(image, (x: 12, y: 16), is: .opaqueLime, tolerance: 8)
+        assertPixel(image, (x: 12, y: 48), is: .opaqueRed, tolerance: 8)
+        assertPixel(image, (x: 36, y: 16), is: .opaqueWhite, tolerance: 8)
+    }
 }
