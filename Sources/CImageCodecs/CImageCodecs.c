@@ -1,27 +1,9 @@
 #include "CImageCodecs.h"
 
-#include "CLibraryLoading.h"
+#include "codec_group.h"
 #include <pthread.h>
 #include <setjmp.h>
 #include <string.h>
-
-// One group of libraries loaded together: a failure message, or NULL once every symbol resolved.
-struct group {
-    pthread_once_t once;
-    char error[512];
-    int loaded;
-};
-
-#define LOAD(group, soname, package, symbols)                                      \
-    if (!imgfetch_load_library(soname, "Debian package " package, symbols,           \
-                               sizeof symbols / sizeof *symbols, group.error, sizeof group.error)) \
-        return
-
-#define LOADER(name, group)                                     \
-    const char *imgfetch_##name##_load(void) {                  \
-        pthread_once(&group.once, load_##name);                 \
-        return group.loaded ? NULL : group.error;               \
-    }
 
 // --- libpng ---
 

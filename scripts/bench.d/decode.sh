@@ -2,7 +2,11 @@
 # Decode: imgfetch's decoder registry (`imgfetch info --decode`, which sniffs, probes, validates
 # and decodes every pixel, keeping none: DecoderRegistry.verifyDecoding) against each library's own command-line decoder on the same
 # multi-megapixel file, in the same run: djpeg (libjpeg-turbo), pngtopam (libpng via netpbm),
-# dwebp (libwebp), gif2rgb (giflib). Both sides are whole processes, run alternately, started
+# dwebp (libwebp), gif2rgb (giflib), avifdec (libavif), heif-convert (libheif), djxl (libjxl),
+# tiffcp (libtiff). avifdec, heif-convert and djxl write to a symlink to /dev/null named for the
+# output format they pick by extension: y4m for avifdec and heif-convert (raw YUV, no RGB
+# conversion, as imgfetch's verification does not convert either), 8-bit PPM for djxl. tiffcp
+# cannot write its directory to /dev/null, so it writes an uncompressed copy to a file. Both sides are whole processes, run alternately, started
 # without a shell, writing to /dev/null. Target: imgfetch ≤ 1.15× the tool in CPU time (user +
 # system; wall time is shown too, but on a shared machine it mostly measures the neighbours).
 #
@@ -33,6 +37,12 @@ fi
 [ -s "$out/image.webp" ] || cwebp -quiet -q 90 "$out/base.ppm" -o "$out/image.webp" 2>/dev/null \
   || { convert "$out/base.ppm" "$out/base.png" && cwebp -quiet -q 90 "$out/base.png" -o "$out/image.webp"; }
 [ -s "$out/image.gif" ] || convert "$out/base.ppm" -dither None -colors 256 "$out/image.gif"
+[ -s "$out/base.png" ] || convert "$out/base.ppm" "$out/base.png"
+[ -s "$out/image.avif" ] || avifenc -s 8 -j all --min 20 --max 30 "$out/base.png" "$out/image.avif" >/dev/null
+[ -s "$out/image.heic" ] || heif-enc -q 80 "$out/base.png" -o "$out/image.heic" >/dev/null
+[ -s "$out/image.jxl" ] || cjxl -d 1 "$out/base.png" "$out/image.jxl" 2>/dev/null
+[ -s "$out/image.tif" ] || convert "$out/base.ppm" -compress LZW "$out/image.tif"
+for ext in y4m ppm; do ln -sf /dev/null "$out/null.$ext"; done
 
 # "OURS_WALL OURS_CPU TOOL_WALL TOOL_CPU" in seconds: the two commands run alternately, $runs
 # times each after 2 warm-ups of each, so both see the same load on a shared machine; wall is the
@@ -89,6 +99,10 @@ measure JPEG "$out/image.jpg" djpeg "djpeg -outfile /dev/null $out/image.jpg"
 measure PNG "$out/image.png" pngtopam "pngtopam $out/image.png"
 measure WebP "$out/image.webp" dwebp "dwebp -quiet -pam $out/image.webp -o /dev/null"
 measure GIF "$out/image.gif" gif2rgb "gif2rgb -1 -o /dev/null $out/image.gif"
+measure AVIF "$out/image.avif" avifdec "avifdec $out/image.avif $out/null.y4m"
+measure HEIC "$out/image.heic" heif-convert "heif-convert --quiet $out/image.heic $out/null.y4m"
+measure JXL "$out/image.jxl" djxl "djxl $out/image.jxl $out/null.ppm --quiet"
+measure TIFF "$out/image.tif" tiffcp "tiffcp -c none $out/image.tif $out/tiffcp-copy.tif"
 
 echo
 echo "decode, ${width}×${height} images: medians of $runs alternating runs; target: imgfetch CPU time ≤ ${target}× the tool's"

@@ -1,9 +1,10 @@
 #ifndef IMGFETCH_CIMAGECODECS_H
 #define IMGFETCH_CIMAGECODECS_H
-// The image codec libraries (libpng, libjpeg-turbo, libwebp, giflib), loaded when an image is
-// first decoded instead of linked: the header checks that validate a download are imgfetch's
-// own, so a cache hit or a prefetch never decodes, and loading these libraries cost every start
-// of the tool about half a millisecond. The headers supply types and constants only; each
+// The image codec libraries (libpng, libjpeg-turbo, libwebp, giflib, libavif, libheif, libjxl,
+// libtiff), loaded when an image is first decoded instead of linked: the header checks that
+// validate a download are imgfetch's own (but for JPEG XL's frame headers, read by libjxl), so a
+// cache hit or a prefetch never decodes, and loading these libraries cost every start of the
+// tool about half a millisecond. The headers supply types and constants only; each
 // function below forwards to the library's own, resolved by its group's load function.
 #include <stddef.h>
 #include <stdio.h>
@@ -61,5 +62,47 @@ int imgfetch_DGifSlurp(GifFileType *gif);
 int imgfetch_DGifCloseFile(GifFileType *gif, int *error);
 int imgfetch_DGifSavedExtensionToGCB(GifFileType *gif, int imageIndex, GraphicsControlBlock *control);
 const char *imgfetch_GifErrorString(int error);
+
+// --- AVIF (libavif), HEIC (libheif), JPEG XL (libjxl) and TIFF (libtiff), in avif.c, heif.c,
+// jxl.c and tiff.c. Their structures stay on the C side: Swift sees only these calls, which decode
+// into a caller's RGBA8 buffer of `width` × `height` (rows of width * 4 bytes) and fail when the
+// image decodes to another size. Each returns an IMGFETCH_CODEC_ status and on failure puts the
+// library's message, NUL-terminated, in `message` (`message_size` bytes).
+#include <stdint.h>
+
+enum { IMGFETCH_CODEC_DECODED = 0, IMGFETCH_CODEC_FAILED = -1, IMGFETCH_CODEC_TRUNCATED = -2 };
+
+const char *imgfetch_avif_load(void);  // libavif
+const char *imgfetch_heif_load(void);  // libheif (which brings libde265)
+const char *imgfetch_jxl_load(void);   // libjxl and libjxl_threads
+const char *imgfetch_tiff_load(void);  // libtiff
+
+/// The first frame to RGBA; with `every_frame`, the later frames of a sequence too (not kept).
+/// With `rgba` NULL every frame is decoded and none converted to RGB (verification).
+int imgfetch_avif_decode(const uint8_t *data, size_t size, uint8_t *rgba, uint32_t width, uint32_t height,
+                         int every_frame, char *message, size_t message_size);
+/// The primary image, turned by its irot/imir properties; with `rgba` NULL decoded but left
+/// in its coded colour space (verification).
+int imgfetch_heif_decode(const uint8_t *data, size_t size, uint8_t *rgba, uint32_t width, uint32_t height,
+                         char *message, size_t message_size);
+
+/// What libjxl's headers say: size as displayed (after orientation), displayed frames, alpha.
+struct imgfetch_jxl_info {
+    uint32_t width, height, frames, bits_per_sample;
+    int has_alpha;
+};
+/// Reads the basic info and every frame header, skipping pixel data and allocating no pixels.
+/// A codestream that ends before its last frame is IMGFETCH_CODEC_TRUNCATED.
+int imgfetch_jxl_probe(const uint8_t *data, size_t size, struct imgfetch_jxl_info *info, char *message, size_t message_size);
+/// The first frame, upright; with `every_frame`, the later frames of an animation too (not kept).
+int imgfetch_jxl_decode(const uint8_t *data, size_t size, uint8_t *rgba, uint32_t width, uint32_t height,
+                        int every_frame, char *message, size_t message_size);
+
+/// The first page, as stored (not turned by its Orientation tag), with straight alpha.
+int imgfetch_tiff_decode(const uint8_t *data, size_t size, uint8_t *rgba, uint32_t width, uint32_t height,
+                         char *message, size_t message_size);
+/// Decodes every strip or tile of the first page through one reused chunk buffer, keeping none:
+/// verification in memory bounded by one strip or tile.
+int imgfetch_tiff_verify(const uint8_t *data, size_t size, char *message, size_t message_size);
 
 #endif

@@ -5,9 +5,14 @@ import FoundationEssentials
 ///
 /// A value type holding `Sendable` decoders: safe to use from any number of threads at once.
 public struct DecoderRegistry: Sendable {
-    /// JPEG (libjpeg-turbo), PNG (libpng), GIF (giflib) and WebP (libwebp).
+    /// JPEG (libjpeg-turbo), PNG (libpng), GIF (giflib), WebP (libwebp), AVIF (libavif), HEIC
+    /// (libheif), JPEG XL (libjxl) and TIFF (libtiff).
     public static let standard = DecoderRegistry(decoders: [
         JPEGDecoder(), PNGDecoder(), GIFDecoder(), WebPDecoder(),
+        AVIFDecoder(),
+        HEICDecoder(),
+        JXLDecoder(),
+        TIFFDecoder(),
     ])
 
     /// One decoder per format. A list, not a dictionary: four entries are found as fast by a scan,
@@ -80,7 +85,7 @@ public struct DecoderRegistry: Sendable {
     ) throws(DecodeError) -> (decoder: any ImageDecoding, info: ImageInfo) {
         guard let format = format(of: data) else { throw .unsupportedFormat(nil) }
         guard let decoder = decoder(for: format) else { throw .unsupportedFormat(format) }
-        let info = try decoder.probe(data)
+        let info = try decoder.probe(data, limits: limits)
         guard info.width > 0, info.height > 0 else { throw .zeroPixels(width: info.width, height: info.height) }
         // Compare without multiplying first: two 32-bit sizes can overflow a product check elsewhere.
         guard info.width <= limits.maxPixels / info.height else {

@@ -14,6 +14,10 @@ public protocol ImageDecoding: Sendable {
     /// or anything proportional to the declared size.
     func probe(_ data: Data) throws(DecodeError) -> ImageInfo
 
+    /// `probe`, for a decoder that must hold the size to `limits` itself before it reads further
+    /// (JPEG XL, whose library reads the frame headers); the default calls `probe(_:)`.
+    func probe(_ data: Data, limits: DecodeLimits) throws(DecodeError) -> ImageInfo
+
     /// Checks that the container is structurally complete (it ends where the format says it ends)
     /// without decoding pixels. Called after a successful probe.
     func validateStructure(of data: Data, info: ImageInfo) throws(DecodeError)
@@ -28,6 +32,10 @@ public protocol ImageDecoding: Sendable {
 }
 
 extension ImageDecoding {
+    public func probe(_ data: Data, limits: DecodeLimits) throws(DecodeError) -> ImageInfo {
+        try probe(data)
+    }
+
     public func verifyDecoding(_ data: Data, info: ImageInfo) throws(DecodeError) {
         _ = try decode(data, info: info)
     }

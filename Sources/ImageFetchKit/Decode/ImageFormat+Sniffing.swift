@@ -28,13 +28,24 @@ extension ImageFormat {
         return nil
     }
 
-    /// HEIC and AVIF are ISO media files whose leading `ftyp` box names the brand.
+    /// HEIC and AVIF are ISO media files whose leading `ftyp` box names the brands: the major
+    /// brand, or for the generic HEIF brands (`mif1`, `msf1`, `miaf`) the compatible brands, where
+    /// `avif`/`avis` makes it AVIF and any HEVC brand HEIC. Only the first 64 brands are read.
     private static func isoMediaFormat(_ bytes: ByteReader) -> ImageFormat? {
-        guard bytes.matches(Array("ftyp".utf8), at: 4), let brand = bytes.ascii(at: 8, length: 4) else { return nil }
+        guard bytes.matches(Array("ftyp".utf8), at: 4), let size = bytes.uint32BE(at: 0),
+              let major = bytes.ascii(at: 8, length: 4) else { return nil }
+        if let format = format(ofBrand: major) { return format }
+        guard ["mif1", "msf1", "miaf"].contains(major) else { return nil }
+        let compatible = stride(from: 16, to: min(size, bytes.count, 16 + 64 * 4) - 3, by: 4).compactMap { bytes.ascii(at: $0, length: 4) }
+        if compatible.contains(where: { format(ofBrand: $0) == .avif }) { return .avif }
+        return .heic
+    }
+
+    private static func format(ofBrand brand: String) -> ImageFormat? {
         switch brand {
-        case "avif", "avis": return .avif
-        case "heic", "heix", "hevc", "hevx", "heim", "heis", "mif1", "msf1": return .heic
-        default: return nil
+        case "avif", "avis": .avif
+        case "heic", "heix", "hevc", "hevx", "heim", "heis": .heic
+        default: nil
         }
     }
 

@@ -8,11 +8,11 @@ public struct ImageInfo: Sendable, Hashable {
     public var width: Int
     /// Height in pixels as displayed (after EXIF orientation).
     public var height: Int
-    /// 1 for a still image; the number of frames of an animated GIF or WebP.
+    /// 1 for a still image; the frames of an animation or image sequence, or a TIFF's pages.
     public var frameCount: Int
     /// Whether any pixel may be less than opaque (alpha channel, tRNS chunk, GIF transparent index).
     public var hasAlpha: Bool
-    /// The EXIF orientation (JPEG only; `.up` otherwise).
+    /// The EXIF orientation of a JPEG, or an AVIF's `irot` rotation as one; `.up` otherwise.
     public var orientation: ImageOrientation
     /// Bits per channel as stored (8 for most images, 16 for some PNGs, 1–8 for palettes).
     public var bitDepth: Int

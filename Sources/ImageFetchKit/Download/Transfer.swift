@@ -125,7 +125,7 @@ final class Transfer {
     private func makeHeaderList() -> UnsafeMutablePointer<curl_slist>? {
         var lines: [String] = []
         if !request.headers.keys.contains(where: { $0.lowercased() == "accept" }) {
-            lines.append("Accept: image/*,*/*;q=0.8")
+            lines.append("Accept: \(CodecLibraries.acceptHeader)")
         }
         for (name, value) in request.headers.sorted(by: { $0.key < $1.key }) {
             lines.append("\(name): \(value)")

@@ -10,8 +10,9 @@ final class FormatSniffingTests: XCTestCase {
             "palette.png": .png, "rgb16.png": .png, "bomb.png": .png,
             "static.gif": .gif, "animated.gif": .gif,
             "lossy.webp": .webp, "lossless.webp": .webp, "animated.webp": .webp,
-            "unsupported.bmp": .bmp, "unsupported.tiff": .tiff, "unsupported.ico": .ico,
-            "unsupported.svg": .svg, "unsupported.heic": .heic, "unsupported.avif": .avif, "unsupported.qoi": .qoi,
+            "unsupported.bmp": .bmp, "quads.tif": .tiff, "unsupported.ico": .ico,
+            "unsupported.svg": .svg, "still.heic": .heic, "still.avif": .avif, "unsupported.qoi": .qoi,
+            "sequence.avif": .avif, "lossy.jxl": .jxl, "container.jxl": .jxl,
         ]
         for (name, format) in expected {
             XCTAssertEqual(registry.format(of: try Fixture.data(name)), format, name)
@@ -48,6 +49,18 @@ final class FormatSniffingTests: XCTestCase {
             XCTAssertEqual(registry.format(of: Data(bytes)), format, "\(bytes)")
         }
         XCTAssertNil(registry.format(of: Data([0x00, 0x00, 0x03, 0x00, 0x01, 0x00])), "ICO type 3 does not exist")
+    }
+
+    func testGenericHEIFBrandsAreToldApartByTheirCompatibleBrands() {
+        func ftyp(_ major: String, _ compatible: [String]) -> Data {
+            let brands = Array(major.utf8) + [0, 0, 0, 0] + compatible.flatMap { Array($0.utf8) }
+            return Data([0, 0, 0, UInt8(8 + brands.count)] + Array("ftyp".utf8) + brands)
+        }
+        XCTAssertEqual(registry.format(of: ftyp("mif1", ["mif1", "miaf", "avif"])), .avif)
+        XCTAssertEqual(registry.format(of: ftyp("msf1", ["msf1", "avis"])), .avif)
+        XCTAssertEqual(registry.format(of: ftyp("mif1", ["mif1", "heic"])), .heic)
+        XCTAssertEqual(registry.format(of: ftyp("avis", ["msf1"])), .avif)
+        XCTAssertNil(registry.format(of: ftyp("isom", ["avif"])), "an MP4 is not an image")
     }
 
     func testAnSVGWithoutXMLDeclarationIsRecognised() {

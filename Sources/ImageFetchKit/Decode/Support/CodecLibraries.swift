@@ -12,6 +12,10 @@ enum CodecLibraries {
         case .jpeg: imgfetch_jpeg_load()
         case .webp: imgfetch_webp_load()
         case .gif: imgfetch_gif_load()
+        case .avif: imgfetch_avif_load()
+        case .heic: imgfetch_heif_load()
+        case .jxl: imgfetch_jxl_load()
+        case .tiff: imgfetch_tiff_load()
         default: nil  // decoded by imgfetch itself, or never: the registry refuses them first
         }
         if let failure { throw .libraryUnavailable(format, reason: String(cString: failure)) }

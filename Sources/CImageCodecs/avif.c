@@ -1,0 +1,72 @@
+// libavif (with dav1d): AVIF stills and image sequences.
+#include "CImageCodecs.h"
+#include "codec_group.h"
+
+#include <avif/avif.h>
+
+static struct group avif = {PTHREAD_ONCE_INIT, "", 0};
+static struct {
+    avifDecoder *(*decoder_create)(void);
+    void (*decoder_destroy)(avifDecoder *);
+    avifResult (*set_io_memory)(avifDecoder *, const uint8_t *, size_t);
+    avifResult (*parse)(avifDecoder *);
+    avifResult (*next_image)(avifDecoder *);
+    void (*rgb_set_defaults)(avifRGBImage *, const avifImage *);
+    avifResult (*yuv_to_rgb)(const avifImage *, avifRGBImage *);
+    const char *(*result_to_string)(avifResult);
+} avif_api;
+
+static void load_avif(void) {
+    const struct imgfetch_symbol symbols[] = {
+        {(void **)&avif_api.decoder_create, "avifDecoderCreate"},
+        {(void **)&avif_api.decoder_destroy, "avifDecoderDestroy"},
+        {(void **)&avif_api.set_io_memory, "avifDecoderSetIOMemory"},
+        {(void **)&avif_api.parse, "avifDecoderParse"},
+        {(void **)&avif_api.next_image, "avifDecoderNextImage"},
+        {(void **)&avif_api.rgb_set_defaults, "avifRGBImageSetDefaults"},
+        {(void **)&avif_api.yuv_to_rgb, "avifImageYUVToRGB"},
+        {(void **)&avif_api.result_to_string, "avifResultToString"},
+    };
+    LOAD(avif, "libavif.so.15", "libavif15", symbols);
+    avif.loaded = 1;
+}
+LOADER(avif, avif)
+
+static int avif_failure(avifDecoder *decoder, avifResult result, char *message, size_t message_size) {
+    imgfetch_copy_message(message, message_size, avif_api.result_to_string(result), "libavif cannot decode it");
+    avif_api.decoder_destroy(decoder);
+    return result == AVIF_RESULT_TRUNCATED_DATA ? IMGFETCH_CODEC_TRUNCATED : IMGFETCH_CODEC_FAILED;
+}
+
+int imgfetch_avif_decode(const uint8_t *data, size_t size, uint8_t *rgba, uint32_t width, uint32_t height,
+                         int every_frame, char *message, size_t message_size) {
+    avifDecoder *decoder = avif_api.decoder_create();
+    if (decoder == NULL) {
+        imgfetch_copy_message(message, message_size, NULL, "libavif could not create a decoder");
+        return IMGFETCH_CODEC_FAILED;
+    }
+    avifResult result = avif_api.set_io_memory(decoder, data, size);
+    if (result == AVIF_RESULT_OK) result = avif_api.parse(decoder);
+    if (result == AVIF_RESULT_OK) result = avif_api.next_image(decoder);
+    if (result != AVIF_RESULT_OK) return avif_failure(decoder, result, message, message_size);
+    if (decoder->image->width != width || decoder->image->height != height) {
+        imgfetch_copy_message(message, message_size, NULL, "the image decodes to a size other than its header's");
+        avif_api.decoder_destroy(decoder);
+        return IMGFETCH_CODEC_FAILED;
+    }
+    if (rgba != NULL) {
+        avifRGBImage rgb;
+        avif_api.rgb_set_defaults(&rgb, decoder->image);
+        rgb.format = AVIF_RGB_FORMAT_RGBA;
+        rgb.depth = 8;
+        rgb.pixels = rgba;
+        rgb.rowBytes = width * 4;
+        result = avif_api.yuv_to_rgb(decoder->image, &rgb);
+        if (result != AVIF_RESULT_OK) return avif_failure(decoder, result, message, message_size);
+    }
+    // The later frames of a sequence are decoded to prove they decode; their pixels stay in YUV.
+    while (every_frame && (result = avif_api.next_image(decoder)) == AVIF_RESULT_OK) {}
+    if (every_frame && result != AVIF_RESULT_NO_IMAGES_REMAINING) return avif_failure(decoder, result, message, message_size);
+    avif_api.decoder_destroy(decoder);
+    return IMGFETCH_CODEC_DECODED;
+}

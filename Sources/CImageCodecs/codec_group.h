@@ -1,0 +1,36 @@
+#ifndef IMGFETCH_CODEC_GROUP_H
+#define IMGFETCH_CODEC_GROUP_H
+// Private to CImageCodecs' C files: how each file loads its group of libraries.
+#include "CLibraryLoading.h"
+#include <pthread.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <string.h>
+
+// One group of libraries loaded together: a failure message, or NULL once every symbol resolved.
+struct group {
+    pthread_once_t once;
+    char error[512];
+    int loaded;
+};
+
+#define LOAD(group, soname, package, symbols)                                      \
+    if (!imgfetch_load_library(soname, "Debian package " package, symbols,           \
+                               sizeof symbols / sizeof *symbols, group.error, sizeof group.error)) \
+        return
+
+#define LOADER(name, group)                                     \
+    const char *imgfetch_##name##_load(void) {                  \
+        pthread_once(&group.once, load_##name);                 \
+        return group.loaded ? NULL : group.error;               \
+    }
+
+/// Copies `text` (or `fallback` when it is NULL or empty) into `message`, NUL-terminated.
+static inline void imgfetch_copy_message(char *message, size_t message_size, const char *text, const char *fallback) {
+    if (message_size == 0) return;
+    const char *chosen = (text != NULL && text[0] != '\0') ? text : fallback;
+    strncpy(message, chosen, message_size - 1);
+    message[message_size - 1] = '\0';
+}
+
+#endif

@@ -1,0 +1,142 @@
+// libjxl and libjxl_threads: JPEG XL stills and animations.
+#include "CImageCodecs.h"
+#include "codec_group.h"
+
+#include <jxl/decode.h>
+#include <jxl/thread_parallel_runner.h>
+#include <stdlib.h>
+
+static struct group jxl = {PTHREAD_ONCE_INIT, "", 0};
+static struct {
+    JxlDecoder *(*create)(const JxlMemoryManager *);
+    void (*destroy)(JxlDecoder *);
+    JxlDecoderStatus (*subscribe_events)(JxlDecoder *, int);
+    JxlDecoderStatus (*set_input)(JxlDecoder *, const uint8_t *, size_t);
+    JxlDecoderStatus (*process_input)(JxlDecoder *);
+    JxlDecoderStatus (*get_basic_info)(const JxlDecoder *, JxlBasicInfo *);
+    JxlDecoderStatus (*image_out_buffer_size)(const JxlDecoder *, const JxlPixelFormat *, size_t *);
+    JxlDecoderStatus (*set_image_out_buffer)(JxlDecoder *, const JxlPixelFormat *, void *, size_t);
+    JxlDecoderStatus (*set_parallel_runner)(JxlDecoder *, JxlParallelRunner, void *);
+    void *(*runner_create)(const JxlMemoryManager *, size_t);
+    void (*runner_destroy)(void *);
+    size_t (*runner_default_threads)(void);
+    JxlParallelRunner runner;
+} jxl_api;
+
+static void load_jxl(void) {
+    const struct imgfetch_symbol decoder[] = {
+        {(void **)&jxl_api.create, "JxlDecoderCreate"},
+        {(void **)&jxl_api.destroy, "JxlDecoderDestroy"},
+        {(void **)&jxl_api.subscribe_events, "JxlDecoderSubscribeEvents"},
+        {(void **)&jxl_api.set_input, "JxlDecoderSetInput"},
+        {(void **)&jxl_api.process_input, "JxlDecoderProcessInput"},
+        {(void **)&jxl_api.get_basic_info, "JxlDecoderGetBasicInfo"},
+        {(void **)&jxl_api.image_out_buffer_size, "JxlDecoderImageOutBufferSize"},
+        {(void **)&jxl_api.set_image_out_buffer, "JxlDecoderSetImageOutBuffer"},
+        {(void **)&jxl_api.set_parallel_runner, "JxlDecoderSetParallelRunner"},
+    };
+    const struct imgfetch_symbol threads[] = {
+        {(void **)&jxl_api.runner_create, "JxlThreadParallelRunnerCreate"},
+        {(void **)&jxl_api.runner_destroy, "JxlThreadParallelRunnerDestroy"},
+        {(void **)&jxl_api.runner_default_threads, "JxlThreadParallelRunnerDefaultNumWorkerThreads"},
+        {(void **)&jxl_api.runner, "JxlThreadParallelRunner"},
+    };
+    LOAD(jxl, "libjxl.so.0.7", "libjxl0.7", decoder);
+    LOAD(jxl, "libjxl_threads.so.0.7", "libjxl0.7", threads);
+    jxl.loaded = 1;
+}
+LOADER(jxl, jxl)
+
+// The input is not closed: then a codestream that stops early makes libjxl ask for more input
+// (a truncation) instead of failing with a message on stderr.
+static JxlDecoder *jxl_decoder(const uint8_t *data, size_t size, int events) {
+    JxlDecoder *decoder = jxl_api.create(NULL);
+    if (decoder == NULL) return NULL;
+    if (jxl_api.subscribe_events(decoder, events) != JXL_DEC_SUCCESS
+        || jxl_api.set_input(decoder, data, size) != JXL_DEC_SUCCESS) {
+        jxl_api.destroy(decoder);
+        return NULL;
+    }
+    return decoder;
+}
+
+int imgfetch_jxl_probe(const uint8_t *data, size_t size, struct imgfetch_jxl_info *info, char *message, size_t message_size) {
+    // Frame headers only: without JXL_DEC_FULL_IMAGE libjxl skips each frame's pixel data by its table of contents.
+    JxlDecoder *decoder = jxl_decoder(data, size, JXL_DEC_BASIC_INFO | JXL_DEC_FRAME);
+    if (decoder == NULL) {
+        imgfetch_copy_message(message, message_size, NULL, "libjxl could not create a decoder");
+        return IMGFETCH_CODEC_FAILED;
+    }
+    info->frames = 0;
+    for (;;) {
+        JxlDecoderStatus status = jxl_api.process_input(decoder);
+        if (status == JXL_DEC_BASIC_INFO) {
+            JxlBasicInfo basic;
+            jxl_api.get_basic_info(decoder, &basic);
+            // Orientations 5 to 8 turn the image on its side; libjxl decodes it upright.
+            int turned = basic.orientation >= JXL_ORIENT_TRANSPOSE;
+            info->width = turned ? basic.ysize : basic.xsize;
+            info->height = turned ? basic.xsize : basic.ysize;
+            info->has_alpha = basic.alpha_bits > 0;
+            info->bits_per_sample = basic.bits_per_sample;
+        } else if (status == JXL_DEC_FRAME) {
+            info->frames++;
+        } else if (status == JXL_DEC_SUCCESS) {
+            jxl_api.destroy(decoder);
+            return IMGFETCH_CODEC_DECODED;
+        } else {
+            jxl_api.destroy(decoder);
+            if (status == JXL_DEC_NEED_MORE_INPUT) return IMGFETCH_CODEC_TRUNCATED;
+            imgfetch_copy_message(message, message_size, NULL, "libjxl cannot read its headers");
+            return IMGFETCH_CODEC_FAILED;
+        }
+    }
+}
+
+int imgfetch_jxl_decode(const uint8_t *data, size_t size, uint8_t *rgba, uint32_t width, uint32_t height,
+                        int every_frame, char *message, size_t message_size) {
+    JxlDecoder *decoder = jxl_decoder(data, size, JXL_DEC_FULL_IMAGE);
+    void *runner = decoder ? jxl_api.runner_create(NULL, jxl_api.runner_default_threads()) : NULL;
+    if (runner == NULL || jxl_api.set_parallel_runner(decoder, jxl_api.runner, runner) != JXL_DEC_SUCCESS) {
+        imgfetch_copy_message(message, message_size, NULL, "libjxl could not create a decoder");
+        if (runner != NULL) jxl_api.runner_destroy(runner);
+        if (decoder != NULL) jxl_api.destroy(decoder);
+        return IMGFETCH_CODEC_FAILED;
+    }
+    const JxlPixelFormat format = {4, JXL_TYPE_UINT8, JXL_NATIVE_ENDIAN, 0};
+    const size_t frame_bytes = (size_t)width * height * 4;
+    uint8_t *scratch = NULL;  // the later frames of an animation, decoded to prove they decode
+    int frames = 0;
+    int result = IMGFETCH_CODEC_DECODED;
+    for (;;) {
+        JxlDecoderStatus status = jxl_api.process_input(decoder);
+        if (status == JXL_DEC_NEED_IMAGE_OUT_BUFFER) {
+            size_t needed = 0;
+            jxl_api.image_out_buffer_size(decoder, &format, &needed);
+            if (needed != frame_bytes) {
+                imgfetch_copy_message(message, message_size, NULL, "the image decodes to a size other than its header's");
+                result = IMGFETCH_CODEC_FAILED;
+                break;
+            }
+            if (frames > 0 && scratch == NULL && (scratch = malloc(frame_bytes)) == NULL) {
+                imgfetch_copy_message(message, message_size, NULL, "no memory for a frame");
+                result = IMGFETCH_CODEC_FAILED;
+                break;
+            }
+            jxl_api.set_image_out_buffer(decoder, &format, frames == 0 ? rgba : scratch, frame_bytes);
+        } else if (status == JXL_DEC_FULL_IMAGE) {
+            frames++;
+            if (!every_frame) break;
+        } else if (status == JXL_DEC_SUCCESS) {
+            break;
+        } else {
+            result = status == JXL_DEC_NEED_MORE_INPUT ? IMGFETCH_CODEC_TRUNCATED : IMGFETCH_CODEC_FAILED;
+            imgfetch_copy_message(message, message_size, NULL, "libjxl cannot decode it");
+            break;
+        }
+    }
+    free(scratch);
+    jxl_api.runner_destroy(runner);
+    jxl_api.destroy(decoder);
+    return result;
+}

@@ -1,0 +1,45 @@
+import FoundationEssentials
+
+/// Reads JPEG XL stills and animations (bare codestream or ISO-BMFF container) with libjxl.
+///
+/// The size comes from the codestream's SizeHeader, read in Swift and held to the pixel limit
+/// first; then libjxl reads the remaining headers — alpha, bit depth, and every frame header to
+/// count an animation's frames — skipping the pixel data and allocating no pixels. That loads
+/// libjxl on a JPEG XL probe (never on a cache hit, which does not probe).
+public struct JXLDecoder: ImageDecoding {
+    public init() {}
+
+    public var format: ImageFormat { .jxl }
+
+    public func probe(_ data: Data) throws(DecodeError) -> ImageInfo {
+        try probe(data, limits: DecodeLimits())
+    }
+
+    public func probe(_ data: Data, limits: DecodeLimits) throws(DecodeError) -> ImageInfo {
+        let header = try JXLHeader(ByteReader(data))
+        guard header.width > 0, header.height > 0 else { throw .zeroPixels(width: header.width, height: header.height) }
+        guard header.width <= limits.maxPixels / header.height else {
+            throw .tooManyPixels(width: header.width, height: header.height, limit: limits.maxPixels)
+        }
+        let headers = try LibJXL.readHeaders(data)
+        guard Int(headers.width) == header.width, Int(headers.height) == header.height else {
+            throw .corrupt(.jxl, reason: "libjxl reads a size other than the size header's")
+        }
+        return ImageInfo(
+            format: .jxl, width: header.width, height: header.height, frameCount: max(1, Int(headers.frames)),
+            hasAlpha: headers.has_alpha != 0, bitDepth: Int(headers.bits_per_sample)
+        )
+    }
+
+    /// The container's boxes lie within the data (checked by the probe's `JXLHeader`), and libjxl
+    /// found every frame header; a codestream that stops inside the last frame's pixel data is
+    /// found at decode.
+    public func validateStructure(of data: Data, info: ImageInfo) throws(DecodeError) {}
+
+    public func decode(_ data: Data, info: ImageInfo) throws(DecodeError) -> DecodedImage {
+        let pixels = try CodecCall.decodeRGBA(data, format: .jxl, width: info.width, height: info.height) { source, count, rgba, message, size in
+            LibJXL.decode(source, count, rgba, width: info.width, height: info.height, everyFrame: info.frameCount > 1, message, size)
+        }
+        return DecodedImage(info: info, width: info.width, height: info.height, rgba: pixels)
+    }
+}

@@ -1,0 +1,39 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+
+extension CodecLibraries {
+    /// The `Accept` header of a request that names none: the newer formats whose libraries are
+    /// installed, then WebP, then any image. Worked out once per process, at the first download.
+    static let acceptHeader: String = {
+        let named = acceptedFormats.filter { isInstalled($0.library) }.map(\.type)
+        return (named + ["image/*", "*/*;q=0.8"]).joined(separator: ",")
+    }()
+
+    /// The formats a server may need to be told of (it would not send them for `image/*` alone),
+    /// with the library file that decodes each, as CImageCodecs loads it.
+    private static let acceptedFormats: [(type: String, library: String)] = [
+        ("image/avif", "libavif.so.15"), ("image/jxl", "libjxl.so.0.7"), ("image/heic", "libheif.so.1"),
+        ("image/webp", "libwebp.so.7"),
+    ]
+
+    /// Whether `soname` lies in a directory the dynamic loader searches: an access(2) per
+    /// directory (15–45 µs each under strace -T, which inflates them; a few µs each without),
+    /// where dlopen would map and relocate the library and its dependencies (milliseconds for
+    /// libheif or libjxl). A library that is present but broken still fails at decode, with exit 8.
+    private static func isInstalled(_ soname: String) -> Bool {
+        libraryDirectories.contains { access("\($0)/\(soname)", F_OK) == 0 }
+    }
+
+    private static var libraryDirectories: [String] {
+        #if arch(x86_64)
+        let triplet = "x86_64-linux-gnu"
+        #elseif arch(arm64)
+        let triplet = "aarch64-linux-gnu"
+        #else
+        let triplet = ""
+        #endif
+        let fromEnvironment = (ProcessEnvironment.value("LD_LIBRARY_PATH") ?? "").split(separator: ":").map(String.init)
+        return fromEnvironment + ["/usr/lib/\(triplet)", "/lib/\(triplet)", "/usr/local/lib", "/usr/lib", "/lib"]
+    }
+}

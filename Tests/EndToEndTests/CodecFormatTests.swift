@@ -1,0 +1,82 @@
+import Foundation
+import XCTest
+
+/// AVIF, HEIC, JPEG XL and TIFF end to end: `info` and `get` name, count, cache and refuse them
+/// as they do the first four formats.
+final class CodecFormatTests: EndToEndTestCase {
+    private let damaged = [
+        "truncated-still.avif", "truncated-sequence.avif", "corrupt.avif", "truncated-still.heic", "corrupt.heic",
+        "truncated-container.jxl", "corrupt.jxl", "truncated-strip.tif", "corrupt.tif",
+    ]
+
+    func testGetCachesEachFormatUnderItsExtension() throws {
+        let names = ["still.avif", "still.heic", "lossy.jxl", "quads.tif"]
+        let result = try imgfetch(["get"] + names.map { url("/\($0)") })
+
+        XCTAssertEqual(result.status, 0, result.stderr)
+        XCTAssertEqual(lines(result.stdout).map { ($0 as NSString).pathExtension }, ["avif", "heic", "jxl", "tif"])
+        for (path, name) in zip(lines(result.stdout), names) {
+            XCTAssertEqual(try Data(contentsOf: URL(fileURLWithPath: path)), try fixture(name), name)
+        }
+        XCTAssertEqual(try cachedEntries().count, 4)
+    }
+
+    func testInfoJSONNamesTheFormatsAndCountsFramesAndPages() throws {
+        let names = ["sequence.avif", "alpha.heic", "animated.jxl", "multipage.tif"]
+        let result = try imgfetch(["info", "--json", "--decode"] + names.map { Self.fixtures.appendingPathComponent($0).path })
+
+        XCTAssertEqual(result.status, 0, result.stderr)
+        let objects = try jsonObjects(result.stdout)
+        XCTAssertEqual(objects.map { $0["format"] as? String }, ["avif", "heic", "jxl", "tiff"])
+        XCTAssertEqual(objects.map { $0["frames"] as? Int }, [3, 1, 3, 3])
+        XCTAssertEqual(objects.map { $0["width"] as? Int }, [32, 64, 32, 64])
+    }
+
+    func testTruncatedAndCorruptFilesExitFiveFromInfo() throws {
+        for name in damaged {
+            let result = try imgfetch(["info", Self.fixtures.appendingPathComponent(name).path])
+            XCTAssertEqual(result.status, 5, "\(name): \(result.stdout)")
+            XCTAssertTrue(result.stderr.contains(name.hasPrefix("corrupt") ? "corrupt" : "truncated"), result.stderr)
+        }
+    }
+
+    func testTruncatedAndCorruptDownloadsExitFiveAndCacheNothing() throws {
+        for name in damaged {
+            let result = try imgfetch(["get", url("/\(name)")])
+            XCTAssertEqual(result.status, 5, "\(name): \(result.stdout)")
+            XCTAssertEqual(result.stdout, "", name)
+        }
+        XCTAssertEqual(try cachedEntries().count, 0)
+    }
+
+    /// A bare JPEG XL codestream cut inside its last frame passes the header checks; decoding
+    /// (`info --decode`, `get --verify decode`) finds it.
+    func testTruncatedJXLCodestreamIsFoundByDecoding() throws {
+        let info = try imgfetch(["info", "--decode", Self.fixtures.appendingPathComponent("truncated-lossy.jxl").path])
+        XCTAssertEqual(info.status, 5, info.stdout)
+        XCTAssertTrue(info.stderr.contains("truncated"), info.stderr)
+
+        let get = try imgfetch(["get", "--verify", "decode", url("/truncated-lossy.jxl")])
+        XCTAssertEqual(get.status, 5, get.stdout)
+        XCTAssertEqual(try cachedEntries().count, 0)
+    }
+
+    /// The library file is hidden behind /dev/null in a private mount namespace, so dlopen fails
+    /// as on a machine without the package. Needs root (or user namespaces) and unshare(1).
+    func testAMissingCodecLibraryExitsEightAndNamesThePackage() throws {
+        let hidden = ["avif": "libavif.so.15", "heic": "libheif.so.1", "jxl": "libjxl.so.0.7", "tif": "libtiff.so.6"]
+        let files = ["avif": "still.avif", "heic": "still.heic", "jxl": "lossy.jxl", "tif": "quads.tif"]
+        for (key, soname) in hidden.sorted(by: { $0.key < $1.key }) {
+            let library = "/usr/lib/x86_64-linux-gnu/\(soname)"
+            guard FileManager.default.fileExists(atPath: library) else { throw XCTSkip("\(library) is not where this test hides it") }
+            let file = Self.fixtures.appendingPathComponent(files[key]!).path
+            let script = "mount --bind /dev/null \(Shell.quote(library)) && exec \(Shell.quote(Imgfetch.binary.path)) info --decode \(Shell.quote(file))"
+            let result = try Shell.run("exec unshare --mount -- bash -c \(Shell.quote(script))")
+            if result.status != 8, result.stderr.contains("unshare") || result.stderr.contains("mount:") {
+                throw XCTSkip("no private mount namespace here: \(result.stderr)")
+            }
+            XCTAssertEqual(result.status, 8, "\(key): \(result.stderr)")
+            XCTAssertTrue(result.stderr.contains("cannot load \(soname)"), result.stderr)
+        }
+    }
+}

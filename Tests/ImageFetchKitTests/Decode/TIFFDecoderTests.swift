@@ -1,0 +1,66 @@
+import XCTest
+@testable import ImageFetchKit
+
+final class TIFFDecoderTests: XCTestCase {
+    private let registry = DecoderRegistry.standard
+
+    func testTIFFPagesCountAsFrames() throws {
+        let expected: [(String, frames: Int, alpha: Bool)] = [
+            ("quads.tif", 1, false), ("rgb.tif", 1, false), ("gray.tif", 1, false), ("alpha.tif", 1, true), ("multipage.tif", 3, false),
+        ]
+        for (name, frames, alpha) in expected {
+            let info = try registry.validate(try Fixture.data(name))
+            XCTAssertEqual(info.format, .tiff, name)
+            XCTAssertEqual([info.width, info.height, info.frameCount], [64, 48, frames], name)
+            XCTAssertEqual(info.hasAlpha, alpha, name)
+        }
+    }
+
+    /// Palette (quads, multipage) goes through TIFFReadRGBAImage; 8-bit RGB, gray and RGBA
+    /// through the strip-by-strip path.
+    func testFirstPageDecodesLikeImageMagick() throws {
+        for name in ["quads.tif", "rgb.tif", "gray.tif", "alpha.tif", "multipage.tif"] {
+            let image = try registry.decode(try Fixture.data(name))
+            let reference = try ReferenceDecoder.decode(name, with: "convert") { ["\($0)[0]", "PNG32:\($1)"] }
+            ReferenceDecoder.assertMatches(image, reference, tolerance: 0, name)
+            if name != "gray.tif" { assertPixel(image, Fixture.lime, is: .opaqueLime) }
+        }
+        let alpha = try registry.decode(try Fixture.data("alpha.tif"))
+        XCTAssertEqual(alpha.pixel(x: Fixture.white.x, y: Fixture.white.y).alpha, 0)
+        assertPixel(alpha, Fixture.blue, is: .opaqueBlue)
+    }
+
+    func testAStripPastTheEndOfTheFileIsTruncated() throws {
+        let data = try Fixture.data("truncated-strip.tif")
+        XCTAssertEqual(try registry.probe(data).width, 16)
+        XCTAssertEqual(decodeError { () throws(DecodeError) in try registry.validate(data) }, .truncated(.tiff))
+    }
+
+    func testADirectoryChainThatLoopsIsCorrupt() throws {
+        let data = try Fixture.data("corrupt.tif")
+        let error = decodeError { () throws(DecodeError) in try registry.probe(data) }
+        guard case .corrupt(.tiff, let reason)? = error else { return XCTFail("got \(String(describing: error))") }
+        XCTAssertTrue(reason.contains("loops"), reason)
+    }
+
+    func testADirectoryPastTheEndIsTruncated() throws {
+        let data = try Fixture.data("quads.tif")
+        let directory = Int(data[4]) | Int(data[5]) << 8 | Int(data[6]) << 16 | Int(data[7]) << 24
+        let cut = data.prefix(directory + 10)  // in the middle of the first entry
+        let error = decodeError { () throws(DecodeError) in try registry.probe(cut) }
+        XCTAssertEqual(error, .truncated(.tiff))
+    }
+
+    func testVerifyDecodingDecodesEveryStripAndRefusesBrokenLZW() throws {
+        for name in ["quads.tif", "rgb.tif", "gray.tif", "alpha.tif", "multipage.tif"] {
+            XCTAssertEqual(try registry.verifyDecoding(try Fixture.data(name)).format, .tiff, name)
+        }
+        // rgb.tif's one LZW strip, after the header, overwritten with codes LZW cannot hold.
+        var bytes = [UInt8](try Fixture.data("rgb.tif"))
+        bytes.replaceSubrange(8..<40, with: [UInt8](repeating: 0xFF, count: 32))
+        let data = Data(bytes)
+        XCTAssertNoThrow(try registry.validate(data))
+        let error = decodeError { () throws(DecodeError) in try registry.verifyDecoding(data) }
+        guard case .corrupt(.tiff, _)? = error else { return XCTFail("got \(String(describing: error))") }
+    }
+}
