@@ -6,7 +6,7 @@ import XCTest
 final class CodecFormatTests: EndToEndTestCase {
     private let damaged = [
         "truncated-still.avif", "truncated-sequence.avif", "corrupt.avif", "truncated-still.heic", "corrupt.heic",
-        "truncated-container.jxl", "corrupt.jxl", "truncated-strip.tif", "corrupt.tif",
+        "truncated-container.jxl", "truncated-lossy.jxl", "corrupt.jxl", "truncated-strip.tif", "corrupt.tif",
     ]
 
     func testGetCachesEachFormatUnderItsExtension() throws {
@@ -49,14 +49,18 @@ final class CodecFormatTests: EndToEndTestCase {
         XCTAssertEqual(try cachedEntries().count, 0)
     }
 
-    /// A bare JPEG XL codestream cut inside its last frame passes the header checks; decoding
-    /// (`info --decode`, `get --verify decode`) finds it.
+    /// A bare JPEG XL codestream cut inside its last frame passes the header checks, so validating
+    /// one decodes it: a plain `get` refuses it as `get --verify decode` and `info --decode` do.
     func testTruncatedJXLCodestreamIsFoundByDecoding() throws {
+        let plain = try imgfetch(["get", url("/truncated-lossy.jxl")])
+        XCTAssertEqual(plain.status, 5, plain.stdout)
+        XCTAssertTrue(plain.stderr.contains("truncated"), plain.stderr)
+
         let info = try imgfetch(["info", "--decode", Self.fixtures.appendingPathComponent("truncated-lossy.jxl").path])
         XCTAssertEqual(info.status, 5, info.stdout)
         XCTAssertTrue(info.stderr.contains("truncated"), info.stderr)
 
-        let get = try imgfetch(["get", "--verify", "decode", url("/truncated-lossy.jxl")])
+        let get = try imgfetch(["get", "--retry-failed", "--verify", "decode", url("/truncated-lossy.jxl")])
         XCTAssertEqual(get.status, 5, get.stdout)
         XCTAssertEqual(try cachedEntries().count, 0)
     }

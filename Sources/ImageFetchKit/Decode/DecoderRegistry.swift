@@ -59,6 +59,7 @@ public struct DecoderRegistry: Sendable {
     public func validate(_ data: Data, limits: DecodeLimits = DecodeLimits()) throws(DecodeError) -> ImageInfo {
         let (decoder, info) = try probeWithDecoder(data, limits: limits)
         try decoder.validateStructure(of: data, info: info)
+        if decoder.provesCompletenessOnlyByDecoding(data) { try decoder.verifyDecoding(data, info: info) }
         return info
     }
 

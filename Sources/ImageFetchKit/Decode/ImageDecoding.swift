@@ -22,6 +22,10 @@ public protocol ImageDecoding: Sendable {
     /// without decoding pixels. Called after a successful probe.
     func validateStructure(of data: Data, info: ImageInfo) throws(DecodeError)
 
+    /// Whether only decoding can prove `data` complete (a format with no end marker or length to
+    /// check); `DecoderRegistry.validate` then decodes every frame too. Default false.
+    func provesCompletenessOnlyByDecoding(_ data: Data) -> Bool
+
     /// Decodes the first frame into RGBA8 of `info.width` × `info.height` (upright), decoding
     /// every frame of an animation to verify it. Called only after probe, limits and structure passed.
     func decode(_ data: Data, info: ImageInfo) throws(DecodeError) -> DecodedImage
@@ -32,6 +36,8 @@ public protocol ImageDecoding: Sendable {
 }
 
 extension ImageDecoding {
+    public func provesCompletenessOnlyByDecoding(_ data: Data) -> Bool { false }
+
     public func probe(_ data: Data, limits: DecodeLimits) throws(DecodeError) -> ImageInfo {
         try probe(data)
     }

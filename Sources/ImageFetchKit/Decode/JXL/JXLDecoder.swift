@@ -32,9 +32,17 @@ public struct JXLDecoder: ImageDecoding {
     }
 
     /// The container's boxes lie within the data (checked by the probe's `JXLHeader`), and libjxl
-    /// found every frame header; a codestream that stops inside the last frame's pixel data is
-    /// found at decode.
+    /// found every frame header.
     public func validateStructure(of data: Data, info: ImageInfo) throws(DecodeError) {}
+
+    /// A bare codestream has no end marker, and libjxl reads a frame's sections only to decode
+    /// them (skipping a frame succeeds on a cut one), so a codestream cut inside its last frame is
+    /// found only by decoding it: the registry's validation decodes bare codestreams (a 12-megapixel
+    /// image costs about 0.6 s of CPU; JPEG XL is rare on the web, and a cut file must never be
+    /// cached). A container is cut inside a box, which the probe's box walk refuses.
+    public func provesCompletenessOnlyByDecoding(_ data: Data) -> Bool {
+        ByteReader(data).matches([0xFF, 0x0A], at: 0)
+    }
 
     public func decode(_ data: Data, info: ImageInfo) throws(DecodeError) -> DecodedImage {
         let pixels = try CodecCall.decodeRGBA(data, format: .jxl, width: info.width, height: info.height) { source, count, rgba, message, size in
