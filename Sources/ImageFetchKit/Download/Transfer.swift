@@ -124,7 +124,10 @@ final class Transfer {
 
     private func makeHeaderList() -> UnsafeMutablePointer<curl_slist>? {
         var lines: [String] = []
-        if !request.headers.keys.contains(where: { $0.lowercased() == "accept" }) {
+        if case .put = request.method {
+            // A PUT of bytes: not a form, and no 100-continue round trip before the body.
+            lines += ["Content-Type: application/octet-stream", "Expect:"]
+        } else if !request.headers.keys.contains(where: { $0.lowercased() == "accept" }) {
             lines.append("Accept: image/*,*/*;q=0.8")
         }
         for (name, value) in request.headers.sorted(by: { $0.key < $1.key }) {
