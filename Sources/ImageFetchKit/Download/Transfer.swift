@@ -125,8 +125,9 @@ final class Transfer {
     private func makeHeaderList() -> UnsafeMutablePointer<curl_slist>? {
         var lines: [String] = []
         if case .put = request.method {
-            // A PUT of bytes: not a form, and no 100-continue round trip before the body.
-            lines += ["Content-Type: application/octet-stream", "Expect:"]
+            // A PUT of bytes, not a form. (An empty "Expect:" to skip 100-continue would break
+            // SigV4: libcurl 7.88 signs the empty header it then leaves out.)
+            lines.append("Content-Type: application/octet-stream")
         } else if !request.headers.keys.contains(where: { $0.lowercased() == "accept" }) {
             lines.append("Accept: image/*,*/*;q=0.8")
         }
