@@ -36,7 +36,7 @@ extension ImageLoader {
             return nil
         }
         let body: Data
-        switch RemoteEnvelope.open(object.contents) {
+        switch RemoteEnvelope.open(object.contents, for: key) {
         case .success(let image): body = image
         case .failure(let damage):
             tier.recordDamage(of: url, reason: damage.reason)

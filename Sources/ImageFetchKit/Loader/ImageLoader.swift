@@ -123,7 +123,10 @@ public final class ImageLoader: Sendable {
         guard let remote = configuration.remoteCache else { return nil }
         return openedRemoteTier.withLock { opened in
             if let opened { return opened }
-            let tier = RemoteCacheTier(configuration: remote, concurrency: configuration.maxConcurrentTransfers)
+            // Callers run up to twice as many loads as transfers (prefetch does); a slot the tier's
+            // downloader never uses costs nothing, one too few makes a load wait behind another.
+            let tier = RemoteCacheTier(
+                configuration: remote, loads: 4 * configuration.maxConcurrentTransfers, transfers: configuration.maxConcurrentTransfers)
             opened = tier
             return tier
         }

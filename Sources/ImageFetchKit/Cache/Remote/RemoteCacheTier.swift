@@ -4,24 +4,39 @@ import Synchronization
 /// A remote backend under the rules every tier follows: the tier never makes a load fail or
 /// wait twice. The first failure that is not a plain miss (unreachable, timed out, 5xx, refused
 /// credentials) puts it down for the rest of the run, with one warning, so a dead tier costs its
-/// timeout once and not once per URL. Uploads run in the background; `finish()` waits for them.
+/// timeout once and not once per URL.
+///
+/// Uploads wait in a queue that `uploaders` tasks drain; one that reaches the front after the
+/// tier went down is dropped (counted), so a dead tier does not cost a timeout per queued upload
+/// either. `finish()` waits for the queue to drain. The tier's downloader admits every fetch and
+/// upload at once (see `init`): none of them ever waits behind another for a slot, so the loads
+/// in flight when the tier stalls all pay the same one timeout, together.
 ///
 /// Thread safety: every method may be called from any task at once.
 final class RemoteCacheTier: Sendable {
     let configuration: RemoteCacheConfiguration
     private let backend: any RemoteCaching
+    private let uploaders: Int
     private let state = Mutex(State())
+    private let uploads = Mutex<UploadQueue?>(nil)
 
     private struct State {
         var report = RemoteCacheReport()
         var warnedOfDamage = false
-        var pendingUploads = 0
-        var waitingForUploads: [CheckedContinuation<Void, Never>] = []
     }
 
-    /// - Parameter concurrency: transfers to the tier at once.
-    init(configuration: RemoteCacheConfiguration, concurrency: Int) {
+    /// The upload queue and the tasks draining it, started at the first upload.
+    private struct UploadQueue {
+        let continuation: AsyncStream<(Data, CacheKey)>.Continuation
+        let drains: [Task<Void, Never>]
+    }
+
+    /// - Parameter loads: the most loads that may reach the tier at once (each fetches once);
+    ///   uploads run `transfers` at a time.
+    init(configuration: RemoteCacheConfiguration, loads: Int, transfers: Int) {
         self.configuration = configuration
+        uploaders = max(1, transfers)
+        let concurrency = max(1, loads) + uploaders
         switch configuration.location {
         case .http(let base, let credentials):
             backend = HTTPRemoteCache(base: base, credentials: credentials, configuration: configuration, concurrency: concurrency)
@@ -67,46 +82,41 @@ final class RemoteCacheTier: Sendable {
         }
     }
 
-    /// Stores `image` as `key`'s object in the background (read-write mode only). A failure is
-    /// counted, never reported to the load.
+    /// Queues `image` to be stored as `key`'s object (read-write mode only) and returns at once.
+    /// A failure is counted, never reported to the load.
     func upload(_ image: Data, for key: CacheKey) {
         guard configuration.mode == .readWrite else { return }
-        let isDown = state.withLock { state in
-            if state.report.downReason != nil {
-                state.report.uploadFailures += 1
-                return true
+        let queue = uploads.withLock { queue in
+            if let queue { return queue }
+            let (stream, continuation) = AsyncStream.makeStream(of: (Data, CacheKey).self)
+            let drains = (0..<uploaders).map { _ in
+                Task { for await (image, key) in stream { await self.store(image, for: key) } }
             }
-            state.pendingUploads += 1
-            return false
+            queue = UploadQueue(continuation: continuation, drains: drains)
+            return queue!
         }
-        guard !isDown else { return }
-        Task {
-            do throws(RemoteCacheError) {
-                try await backend.store(RemoteEnvelope.seal(image), for: key)
-                state.withLock { $0.report.uploaded += 1 }
-            } catch {
-                state.withLock { $0.report.uploadFailures += 1 }
-                putDown(error)
-            }
-            let waiting = state.withLock { state in
-                state.pendingUploads -= 1
-                guard state.pendingUploads == 0 else { return [CheckedContinuation<Void, Never>]() }
-                defer { state.waitingForUploads = [] }
-                return state.waitingForUploads
-            }
-            for continuation in waiting { continuation.resume() }
+        queue.continuation.yield((image, key))
+    }
+
+    private func store(_ image: Data, for key: CacheKey) async {
+        guard !isDown else {
+            state.withLock { $0.report.uploadFailures += 1 }
+            return
+        }
+        do throws(RemoteCacheError) {
+            try await backend.store(RemoteEnvelope.seal(image, for: key), for: key)
+            state.withLock { $0.report.uploaded += 1 }
+        } catch {
+            state.withLock { $0.report.uploadFailures += 1 }
+            putDown(error)
         }
     }
 
-    /// Waits for every upload started so far, then reports the run.
+    /// Waits for every upload queued so far, then reports the run. Call once, after the last load.
     func finish() async -> RemoteCacheReport {
-        await withCheckedContinuation { continuation in
-            let done = state.withLock { state in
-                if state.pendingUploads == 0 { return true }
-                state.waitingForUploads.append(continuation)
-                return false
-            }
-            if done { continuation.resume() }
+        if let queue = uploads.withLock({ $0 }) {
+            queue.continuation.finish()
+            for drain in queue.drains { await drain.value }
         }
         return state.withLock { $0.report }
     }
