@@ -108,6 +108,25 @@ final class RemoteCacheTests: RemoteCacheTestCase {
         XCTAssertEqual(try nginx.requests("PUT").count, 4, "only the read-write worker wrote")
     }
 
+    func testAnObjectOlderThanTheMaxAgeByItsLastModifiedIsAMiss() throws {
+        let nginx = try startNginx()
+        let tier = nginx.davURL.absoluteString
+        let list = try writeList(distinctURLs(2))
+        XCTAssertEqual(try worker("filler", ["prefetch", "--remote-cache", tier, list]).status, 0)
+        // nginx sends a file's modification time as Last-Modified.
+        let old = nginx.storedObjects()[0]
+        try FileManager.default.setAttributes(
+            [.modificationDate: Date(timeIntervalSinceNow: -2 * 86400)], ofItemAtPath: nginx.davDirectory.appendingPathComponent(old).path)
+        try server.reset()
+
+        let fresh = try worker("fresh", ["prefetch", "--json", "--max-age", "1d", "--remote-cache", tier, list])
+
+        XCTAssertEqual(fresh.status, 0, fresh.stderr)
+        XCTAssertEqual(try jsonObjects(fresh.stdout).compactMap { $0["cache"] as? String }.sorted(), ["network", "remote"])
+        XCTAssertEqual(try originRequests(), 1)
+        XCTAssertTrue(fresh.stderr.contains(": 1 hits, 1 misses, 0 damaged; 1 uploaded"), fresh.stderr)
+    }
+
     func testGetUploadsThroughTheEnvironmentsTierBeforeItExits() throws {
         let nginx = try startNginx()
         let environment = ["IMGFETCH_REMOTE_CACHE": nginx.davURL.absoluteString + "/env"]

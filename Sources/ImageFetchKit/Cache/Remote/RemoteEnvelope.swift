@@ -14,7 +14,7 @@ enum RemoteEnvelope {
 
     /// `image`, stored for `key`, sealed with its hash and length.
     static func seal(_ image: Data, for key: CacheKey) -> Data {
-        var sealed = Data("\(magic) key=\(key.hash) sha256=\(SHA256.hexDigest(image)) bytes=\(image.count)\n".utf8)
+        var sealed = Data("\(magic) key=\(key.hash) sha256=\(ContentHash.sha256Hex(image)) bytes=\(image.count)\n".utf8)
         sealed.append(image)
         return sealed
     }
@@ -36,7 +36,7 @@ enum RemoteEnvelope {
         guard image.count == length else {
             return .failure(Damage(reason: "\(image.count) bytes where its header says \(length)"))
         }
-        guard SHA256.hexDigest(image) == words[2].dropFirst("sha256=".count) else {
+        guard ContentHash.sha256Hex(image) == words[2].dropFirst("sha256=".count) else {
             return .failure(Damage(reason: "its content does not match its SHA-256"))
         }
         return .success(Data(image))

@@ -31,7 +31,7 @@ struct S3RemoteCache: RemoteCaching {
     /// S3 wants the payload's SHA-256 in `x-amz-content-sha256`, signed with the rest; libcurl
     /// signs what it is given here.
     private func headers(payload: Data) -> [String: String] {
-        var headers = ["x-amz-content-sha256": SHA256.hexDigest(payload)]
+        var headers = ["x-amz-content-sha256": ContentHash.sha256Hex(payload)]
         if let token = location.sessionToken { headers["x-amz-security-token"] = token }
         return headers
     }

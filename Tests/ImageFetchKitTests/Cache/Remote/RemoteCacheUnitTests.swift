@@ -53,6 +53,13 @@ final class RemoteCacheUnitTests: XCTestCase {
         XCTAssertThrowsError(try RemoteEnvelope.open(Data(), for: key).get())
     }
 
+    func testTheContentHashIsSHA256WhicheverImplementationComputesIt() {
+        let bytes = Data((0..<100_000).map { UInt8(truncatingIfNeeded: $0 &* 7 &+ $0 >> 8) })
+        XCTAssertEqual(ContentHash.sha256Hex(bytes), SHA256.hexDigest(bytes))
+        XCTAssertEqual(ContentHash.sha256Hex(Data("abc".utf8)), "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad")
+        XCTAssertEqual(ContentHash.sha256Hex(bytes[5..<20_000]), SHA256.hexDigest(bytes[5..<20_000]), "a slice")
+    }
+
     func testObjectNamesAreTheKeyHashUnderAVersionFolder() {
         let key = CacheKey("https://img.example/a.jpg")
         XCTAssertEqual(RemoteObjectName.path(for: key, under: "/team//cache/"), "team/cache/imgfetch-1/\(key.hash.prefix(2))/\(key.hash)")
