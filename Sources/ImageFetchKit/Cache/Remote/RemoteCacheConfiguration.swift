@@ -2,8 +2,9 @@
 public struct RemoteCacheConfiguration: Sendable {
     public var location: RemoteCacheLocation
     public var mode: Mode
-    /// The longest wait to connect, or for the next byte, on the tier (default 2 s): the tier
+    /// The longest wait to connect, or for the next byte, on the tier (default 3 s): the tier
     /// sits next to its workers, and a tier that cannot answer fast is no faster than the origin.
+    /// (2 s put a healthy nginx down under a machine loaded 4 times over its cores.)
     public var timeout: Duration
     /// The longest one object's transfer may take (default 10 s).
     public var totalTimeout: Duration
@@ -19,7 +20,7 @@ public struct RemoteCacheConfiguration: Sendable {
     }
 
     public init(
-        location: RemoteCacheLocation, mode: Mode = .readWrite, timeout: Duration = .seconds(2),
+        location: RemoteCacheLocation, mode: Mode = .readWrite, timeout: Duration = .seconds(3),
         totalTimeout: Duration = .seconds(10), warn: @escaping @Sendable (RemoteCacheError) -> Void = { _ in }
     ) {
         self.location = location

@@ -32,10 +32,11 @@ final class RemoteCacheTier: Sendable {
     }
 
     /// - Parameter loads: the most loads that may reach the tier at once (each fetches once);
-    ///   uploads run `transfers` at a time.
+    ///   uploads run `transfers` at a time, at most 4: they are in the background, and more
+    ///   only crowd the tier (and the machine) while the loads are still running.
     init(configuration: RemoteCacheConfiguration, loads: Int, transfers: Int) {
         self.configuration = configuration
-        uploaders = max(1, transfers)
+        uploaders = min(4, max(1, transfers))
         let concurrency = max(1, loads) + uploaders
         switch configuration.location {
         case .http(let base, let credentials):
@@ -86,14 +87,15 @@ final class RemoteCacheTier: Sendable {
     /// A failure is counted, never reported to the load.
     func upload(_ image: Data, for key: CacheKey) {
         guard configuration.mode == .readWrite else { return }
-        let queue = uploads.withLock { queue in
+        let queue = uploads.withLock { queue -> UploadQueue in
             if let queue { return queue }
             let (stream, continuation) = AsyncStream.makeStream(of: (Data, CacheKey).self)
             let drains = (0..<uploaders).map { _ in
                 Task { for await (image, key) in stream { await self.store(image, for: key) } }
             }
-            queue = UploadQueue(continuation: continuation, drains: drains)
-            return queue!
+            let made = UploadQueue(continuation: continuation, drains: drains)
+            queue = made
+            return made
         }
         queue.continuation.yield((image, key))
     }
