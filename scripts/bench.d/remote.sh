@@ -19,7 +19,9 @@ sed "s|^|$NGINX_URL/|" "$corpus_list" > "$list"
 tier="$NGINX_DAV_URL/bench"
 scenario="remote tier: $count images ($(bench_corpus_size "$corpus_list")), 4 sharded workers -j$BENCH_CONCURRENCY + nginx WebDAV"
 
-if ! bench_imgfetch_has prefetch || ! "$IMGFETCH_BIN" prefetch --help 2>&1 | grep -q -- --remote-cache; then
+# The help is read whole first: grep -q would close the pipe early, and pipefail take that as a failure.
+help="$(bench_imgfetch_has prefetch && "$IMGFETCH_BIN" prefetch --help 2>&1 || true)"
+if ! grep -q -- --remote-cache <<<"$help"; then
   bench_skip "$scenario" "fresh worker from the tier vs from the origin" "imgfetch prefetch --remote-cache not available"
   exit 0
 fi
