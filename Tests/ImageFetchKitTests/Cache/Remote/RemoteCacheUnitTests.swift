@@ -46,8 +46,9 @@ final class RemoteCacheUnitTests: XCTestCase {
         XCTAssertEqual(try RemoteEnvelope.open(sealed, for: key).get(), image)
         XCTAssertThrowsError(try RemoteEnvelope.open(sealed, for: other).get())
         XCTAssertThrowsError(try RemoteEnvelope.open(sealed.dropLast(), for: key).get())
+        XCTAssertThrowsError(try RemoteEnvelope.open(sealed.dropFirst(), for: key).get(), "cut at the front")
         var flipped = sealed
-        flipped[flipped.count - 1] ^= 1
+        flipped[100] ^= 1
         XCTAssertThrowsError(try RemoteEnvelope.open(flipped, for: key).get())
         XCTAssertThrowsError(try RemoteEnvelope.open(image, for: key).get(), "a bare image is not an object")
         XCTAssertThrowsError(try RemoteEnvelope.open(Data(), for: key).get())
