@@ -32,7 +32,7 @@ struct PrefetchCommand: AsyncParsableCommand {
     var jobs: Int = 6
 
     @Option(help: ArgumentHelp(
-        "Take only the URLs whose cache key hashes to I modulo N (0 ≤ I < N): N workers with 0/N … N-1/N split the list between them.",
+        "Take only the URLs whose cache key hashes to I modulo N (0 <= I < N): N workers with 0/N to N-1/N split the list between them.",
         valueName: "I/N"))
     var shard: String?
 
