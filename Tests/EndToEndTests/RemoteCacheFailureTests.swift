@@ -38,6 +38,21 @@ final class RemoteCacheFailureTests: RemoteCacheTestCase {
         XCTAssertLessThan(elapsed, .milliseconds(5000), "only the first loads paid the timeout, together")
     }
 
+    func testALocalCacheHitNeverTouchesTheTier() throws {
+        let silent = try LocalPort.Silent()
+        XCTAssertEqual(try worker("w", ["get", url("/baseline.jpg")]).status, 0)
+
+        let start = ContinuousClock.now
+        let hit = try worker("w", ["get", "--json", url("/baseline.jpg")], environment: ["IMGFETCH_REMOTE_CACHE": "http://127.0.0.1:\(silent.port)/tier"])
+        let elapsed = ContinuousClock.now - start
+
+        XCTAssertEqual(hit.status, 0, hit.stderr)
+        XCTAssertEqual(try jsonObjects(hit.stdout).first?["cache"] as? String, "disk")
+        XCTAssertEqual(hit.stderr, "", "no warning: the stalled tier was never asked")
+        XCTAssertLessThan(elapsed, .seconds(2), "a hit does not wait for the tier's 3 s timeout")
+        XCTAssertEqual(try requests("/baseline.jpg"), 1)
+    }
+
     func testCredentialsInTheTierURLNeverShowInMessagesVerboseOutputOrTheIndex() throws {
         let port = try LocalPort.free()
         let list = try writeList(distinctURLs(2))
