@@ -18,13 +18,15 @@ let package = Package(
         .target(name: "CLibraryLoading", linkerSettings: [.linkedLibrary("dl")]),
         .target(name: "CCurl", dependencies: ["CLibraryLoading"]),
         .target(name: "CImageCodecs", dependencies: ["CLibraryLoading"]),
+        // libcrypto, likewise at the remote cache tier's first content hash: see Sources/CCrypto/include/CCrypto.h.
+        .target(name: "CCrypto", dependencies: ["CLibraryLoading"]),
         .systemLibrary(name: "CSQLite", providers: [.apt(["libsqlite3-dev"])]),
         // Header-only: the glibc calls the Glibc module does not export (mallopt, pthread_setname_np).
         .systemLibrary(name: "CGlibcExtras"),
 
         .target(
             name: "ImageFetchKit",
-            dependencies: ["CCurl", "CImageCodecs", "CSQLite", "CGlibcExtras"]
+            dependencies: ["CCurl", "CCrypto", "CImageCodecs", "CSQLite", "CGlibcExtras"]
         ),
         .executableTarget(
             name: "imgfetch",

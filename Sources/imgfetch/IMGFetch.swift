@@ -8,16 +8,22 @@ struct IMGFetch: AsyncParsableCommand {
         commandName: "imgfetch",
         abstract: "Fetch images from URLs once, validate them, and keep them in a local cache.",
         discussion: """
-            Every URL is looked up in the memory cache, then the disk cache, then fetched; only a \
-            complete image in a supported format (JPEG, PNG, GIF, WebP, AVIF, HEIC, JPEG XL, TIFF) within \
-            the limits is cached. \
-            Each result reports its cache type: memory, disk or network. Results go to stdout, \
+            Every URL is looked up in the memory cache, then the disk cache, then a shared remote \
+            cache if one is given, then fetched; only a complete image in a supported format (JPEG, \
+            PNG, GIF, WebP, AVIF, HEIC, JPEG XL, TIFF) within the limits is cached. Each result \
+            reports its cache type: memory, disk, remote or network. Results go to stdout, \
             errors and progress to stderr; a live progress line is drawn only when stderr is a terminal.
 
             ENVIRONMENT:
               IMGFETCH_CACHE_DIR  The cache directory if --cache-dir is not given.
               XDG_CACHE_HOME      Else the cache is $XDG_CACHE_HOME/imgfetch.
               HOME                Else the cache is ~/.cache/imgfetch.
+              IMGFETCH_REMOTE_CACHE  The remote cache tier if --remote-cache is not given.
+              AWS_ACCESS_KEY_ID   The key that signs s3:// remote cache requests (SigV4).
+              AWS_SECRET_ACCESS_KEY  Its secret.
+              AWS_SESSION_TOKEN   Its session token, for temporary credentials.
+              AWS_REGION          The S3 region (else AWS_DEFAULT_REGION, else us-east-1).
+              AWS_ENDPOINT_URL    An S3-compatible store instead of AWS (path-style).
               NO_COLOR            If set and not empty: a progress line without colour.
               https_proxy         Proxies are used as curl uses them (also http_proxy,
                                   all_proxy, no_proxy).

@@ -50,6 +50,8 @@ struct InfoCommand: AsyncParsableCommand {
             }
             print(json ? jsonLine(file) : textLine(file))
         }
+        // Uploads to the remote tier finish before the process exits.
+        if let loader, loader.hasUsedRemoteCache { _ = await loader.finishRemoteCache() }
         let status = ExitStatus.combining(failures, total: files.count)
         if status != .success { throw status.exitCode }
     }

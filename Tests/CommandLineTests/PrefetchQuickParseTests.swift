@@ -20,6 +20,7 @@ final class PrefetchQuickParseTests: XCTestCase {
             "-j", "--jobs", "16", "0", "1001", "x", "--jobs=4", "-j=4", "-j8",
             "--cache-dir", "/tmp/c", "--cache-dir=/tmp/d", "--json", "-q", "--quiet", "--cache-only",
             "--", "-v", "--refresh", "--timeout", "--help", "-h", "--version",
+            "--shard", "1/4", "--remote-cache", "http://127.0.0.1:1/c", "--remote-cache-mode", "read",
         ]
     }
 
@@ -38,6 +39,16 @@ final class PrefetchQuickParseTests: XCTestCase {
         XCTAssertTrue(request.settings.quiet)
         XCTAssertEqual(try XCTUnwrap(PrefetchRequest(quickParsing: ["--jobs=4", "-"])).list, "-")
         XCTAssertTrue(try XCTUnwrap(PrefetchRequest(quickParsing: ["--json", Self.list])).json)
+    }
+
+    func testShardAndRemoteCacheLinesGoToArgumentParser() throws {
+        let arguments = [Self.list, "--shard", "1/4", "--remote-cache", "s3://images/ci", "--remote-cache-mode", "read"]
+        XCTAssertNil(PrefetchRequest(quickParsing: arguments))
+        let request = try PrefetchCommand.parse(arguments).request
+        XCTAssertEqual(request.shard?.description, "1/4")
+        XCTAssertEqual(request.settings.remoteCache, "s3://images/ci")
+        XCTAssertEqual(request.settings.remoteCacheMode, .read)
+        XCTAssertThrowsError(try PrefetchCommand.parse([Self.list, "--shard", "4/4"]))
     }
 
     func testItLeavesHelpMistakesAndOtherFlagsToArgumentParser() {

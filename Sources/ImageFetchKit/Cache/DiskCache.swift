@@ -139,12 +139,15 @@ public final class DiskCache: Sendable {
     /// the same moment (see `IndexPublisher`). Blocks the calling thread until it is committed.
     ///
     /// - Parameter expiresAt: when the entry stops being served; default now + `maxAge`.
+    /// - Parameter fetchedAt: when the bytes left their origin, if earlier than now (an object
+    ///   from a remote tier); the max age counts from it.
     @discardableResult
     public func store(
         _ data: Data, info: CachedImageInfo, for key: CacheKey, url: String,
-        validators: CacheValidators = CacheValidators(), expiresAt: Date? = nil
+        validators: CacheValidators = CacheValidators(), expiresAt: Date? = nil, fetchedAt: Date? = nil
     ) throws(Error) -> CacheEntry {
-        let publication = try prepareStore(data, info: info, for: key, url: url, validators: validators, expiresAt: expiresAt)
+        let publication = try prepareStore(
+            data, info: info, for: key, url: url, validators: validators, expiresAt: expiresAt, fetchedAt: fetchedAt)
         return try finishStore(publication, publisher.publishAndWait(publication))
     }
 
@@ -152,15 +155,17 @@ public final class DiskCache: Sendable {
     @discardableResult
     public func store(
         _ data: Data, info: CachedImageInfo, for key: CacheKey, url: String,
-        validators: CacheValidators = CacheValidators(), expiresAt: Date? = nil
+        validators: CacheValidators = CacheValidators(), expiresAt: Date? = nil, fetchedAt: Date? = nil
     ) async throws(Error) -> CacheEntry {
-        let publication = try prepareStore(data, info: info, for: key, url: url, validators: validators, expiresAt: expiresAt)
+        let publication = try prepareStore(
+            data, info: info, for: key, url: url, validators: validators, expiresAt: expiresAt, fetchedAt: fetchedAt)
         return try finishStore(publication, await publisher.publish(publication))
     }
 
     /// Writes the temporary file and describes the entry it will become.
     private func prepareStore(
-        _ data: Data, info: CachedImageInfo, for key: CacheKey, url: String, validators: CacheValidators, expiresAt: Date?
+        _ data: Data, info: CachedImageInfo, for key: CacheKey, url: String, validators: CacheValidators, expiresAt: Date?,
+        fetchedAt: Date?
     ) throws(Error) -> IndexPublisher.Publication {
         let relativePath = key.relativePath(fileExtension: info.format.fileExtension)
         let temporaryFile = try writeTemporaryFile(data, for: key)
@@ -168,7 +173,8 @@ public final class DiskCache: Sendable {
         let entry = CacheEntry(
             key: key, url: url, path: absolutePath(relativePath), format: info.format,
             width: info.width, height: info.height, bytes: Int64(data.count), validators: validators,
-            fetchedAt: now, lastUsedAt: now, expiresAt: expiresAt ?? now.addingTimeInterval(configuration.maxAge))
+            fetchedAt: fetchedAt ?? now, lastUsedAt: now,
+            expiresAt: expiresAt ?? (fetchedAt ?? now).addingTimeInterval(configuration.maxAge))
         return IndexPublisher.Publication(entry: entry, relativePath: relativePath, temporaryFile: temporaryFile)
     }
 

@@ -13,19 +13,30 @@ public struct DownloadRequest: Hashable, Sendable {
     public var priority: DownloadPriority
     /// Limits, TLS and credentials.
     public var options: Options
+    /// GET, or PUT with a body (a remote cache tier's upload).
+    public var method: Method
 
     public init(
         url: URL,
         headers: [String: String] = [:],
         validators: Validators = Validators(),
         priority: DownloadPriority = .normal,
-        options: Options = Options()
+        options: Options = Options(),
+        method: Method = .get
     ) {
         self.url = url
         self.headers = headers
         self.validators = validators
         self.priority = priority
         self.options = options
+        self.method = method
+    }
+
+    /// The HTTP method and, for a PUT, the bytes sent.
+    public enum Method: Hashable, Sendable {
+        case get
+        /// Uploads `body` as the resource at the URL; any 2xx reply is a success.
+        case put(body: Data)
     }
 
     /// A cached copy's validators, sent as `If-None-Match` / `If-Modified-Since`.
@@ -58,8 +69,10 @@ public struct DownloadRequest: Hashable, Sendable {
         public var insecure: Bool
         /// A PEM file of CA certificates to verify the server with, instead of the system's.
         public var caFile: String?
-        /// HTTP basic authentication.
+        /// HTTP basic authentication, or with `signing` the key pair that signs the request.
         public var credentials: Credentials?
+        /// Sign the request with AWS Signature Version 4 (libcurl computes it) using `credentials`.
+        public var signing: AWSSigning?
 
         public init(
             timeout: Duration = .seconds(15),
@@ -69,7 +82,8 @@ public struct DownloadRequest: Hashable, Sendable {
             retry: RetryPolicy = .none,
             insecure: Bool = false,
             caFile: String? = nil,
-            credentials: Credentials? = nil
+            credentials: Credentials? = nil,
+            signing: AWSSigning? = nil
         ) {
             self.timeout = timeout
             self.totalTimeout = totalTimeout
@@ -79,7 +93,23 @@ public struct DownloadRequest: Hashable, Sendable {
             self.insecure = insecure
             self.caFile = caFile
             self.credentials = credentials
+            self.signing = signing
         }
+    }
+
+    /// What AWS Signature Version 4 needs besides the key pair: the region and service signed for.
+    public struct AWSSigning: Hashable, Sendable {
+        public var region: String
+        /// `s3` for S3 and S3-compatible stores.
+        public var service: String
+
+        public init(region: String, service: String = "s3") {
+            self.region = region
+            self.service = service
+        }
+
+        /// libcurl's `CURLOPT_AWS_SIGV4` parameter.
+        var curlParameter: String { "aws:amz:\(region):\(service)" }
     }
 
     /// A user name and password for HTTP basic authentication.

@@ -63,9 +63,24 @@ extension Transfer {
             set(imgfetch_easy_setopt_string(easy, CURLOPT_CAINFO, caFile))
         }
         if let credentials = options.credentials {
-            set(imgfetch_easy_setopt_long(easy, CURLOPT_HTTPAUTH, 1 /* CURLAUTH_BASIC */))
+            if let signing = options.signing {
+                // Sets the authentication to SigV4; the key pair is the user name and password.
+                set(imgfetch_easy_setopt_string(easy, CURLOPT_AWS_SIGV4, signing.curlParameter))
+            } else {
+                set(imgfetch_easy_setopt_long(easy, CURLOPT_HTTPAUTH, 1 /* CURLAUTH_BASIC */))
+            }
             set(imgfetch_easy_setopt_string(easy, CURLOPT_USERNAME, credentials.user))
             set(imgfetch_easy_setopt_string(easy, CURLOPT_PASSWORD, credentials.password))
+        }
+        if case .put(let body) = request.method {
+            // The body is copied into the handle (and hashed there for SigV4), so nothing has to
+            // outlive this call; the size first, as the bytes are binary.
+            set(imgfetch_easy_setopt_string(easy, CURLOPT_CUSTOMREQUEST, "PUT"))
+            set(imgfetch_easy_setopt_off(easy, CURLOPT_POSTFIELDSIZE_LARGE, curl_off_t(body.count)))
+            set(body.withUnsafeBytes { bytes in
+                guard let start = bytes.baseAddress else { return CURLE_OK }
+                return imgfetch_easy_setopt_pointer(easy, CURLOPT_COPYPOSTFIELDS, UnsafeMutableRawPointer(mutating: start))
+            })
         }
         return refused
     }

@@ -124,7 +124,11 @@ final class Transfer {
 
     private func makeHeaderList() -> UnsafeMutablePointer<curl_slist>? {
         var lines: [String] = []
-        if !request.headers.keys.contains(where: { $0.lowercased() == "accept" }) {
+        if case .put = request.method {
+            // A PUT of bytes, not a form. (An empty "Expect:" to skip 100-continue would break
+            // SigV4: libcurl 7.88 signs the empty header it then leaves out.)
+            lines.append("Content-Type: application/octet-stream")
+        } else if !request.headers.keys.contains(where: { $0.lowercased() == "accept" }) {
             lines.append("Accept: \(CodecLibraries.acceptHeader)")
         }
         for (name, value) in request.headers.sorted(by: { $0.key < $1.key }) {

@@ -4,6 +4,8 @@ public enum CacheType: String, Sendable, Codable, CaseIterable {
     case memory
     /// Found in the disk cache.
     case disk
+    /// Found in the shared remote cache tier (and now stored in the disk cache).
+    case remote
     /// Fetched from the network now.
     case network
 }

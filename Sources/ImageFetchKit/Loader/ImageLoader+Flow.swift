@@ -73,13 +73,13 @@ extension ImageLoader {
     }
 
     /// Under the cross-process per-key lock, looks at the disk cache again (another process may
-    /// have fetched the key meanwhile), then fetches.
+    /// have fetched the key meanwhile), then fetches: from the remote tier if any, else the origin.
     private func fetchUnlessAnotherProcessDid(
         _ load: NetworkLoad, options: LoadOptions, progress: (@Sendable (LoadProgress) -> Void)?
     ) async throws(LoaderError) -> LoadedImage {
         let (url, key) = (load.url, load.key)
         guard let cache = load.cache else {
-            return try await fetch(url, key: key, stale: nil, options: options, cache: nil, progress: progress)
+            return try await fetchFromRemoteOrOrigin(url, key: key, stale: nil, options: options, cache: nil, progress: progress)
         }
         do {
             return try await cache.withKeyLock(key) { () async throws -> LoadedImage in
@@ -87,7 +87,7 @@ extension ImageLoader {
                 if let current, !options.refresh, isFresh(current, in: cache, options: options) {
                     return LoadedImage(entry: current, cacheType: .disk)
                 }
-                return try await fetch(url, key: key, stale: current, options: options, cache: cache, progress: progress)
+                return try await fetchFromRemoteOrOrigin(url, key: key, stale: current, options: options, cache: cache, progress: progress)
             }
         } catch let error as LoaderError {
             throw error

@@ -23,6 +23,7 @@ public final class ImageLoader: Sendable {
     private let openedInFlight = Mutex<InFlightLoads?>(nil)
     private let openedDiskCache = Mutex<DiskCacheState?>(nil)
     private let openedDataLoader = Mutex<(any DataLoading)?>(nil)
+    private let openedRemoteTier = Mutex<RemoteCacheTier?>(nil)
 
     /// The disk cache once opened, or why it could not be (a `Result` would cost a hit a scan).
     private enum DiskCacheState {
@@ -115,6 +116,31 @@ public final class ImageLoader: Sendable {
             opened = downloader
             return downloader
         }
+    }
+
+    /// The remote cache tier, set up at its first use; nil when none is configured.
+    var remoteTier: RemoteCacheTier? {
+        guard let remote = configuration.remoteCache else { return nil }
+        return openedRemoteTier.withLock { opened in
+            if let opened { return opened }
+            // Callers run up to twice as many loads as transfers (prefetch does); a slot the tier's
+            // downloader never uses costs nothing, one too few makes a load wait behind another.
+            let tier = RemoteCacheTier(
+                configuration: remote, loads: 4 * configuration.maxConcurrentTransfers, transfers: configuration.maxConcurrentTransfers)
+            opened = tier
+            return tier
+        }
+    }
+
+    /// Whether a load has used the remote tier yet (so `finishRemoteCache()` has anything to wait for).
+    public var hasUsedRemoteCache: Bool { openedRemoteTier.withLock { $0 != nil } }
+
+    /// Waits for the uploads to the remote tier still running and reports what the tier did; nil
+    /// when no remote tier is configured. Call before the process exits.
+    public func finishRemoteCache() async -> RemoteCacheReport? {
+        guard configuration.remoteCache != nil else { return nil }
+        let tier = openedRemoteTier.withLock { $0 }
+        return await tier?.finish() ?? RemoteCacheReport()
     }
 
     func remember(_ image: LoadedImage, for key: CacheKey) {

@@ -21,6 +21,9 @@ public struct LoaderConfiguration: Sendable {
     /// The network seam; `nil` creates a `Downloader` on the first network load (so a cache hit
     /// never initialises libcurl).
     public var dataLoader: (any DataLoading)?
+    /// A remote cache tier shared with other machines, consulted after the disk cache and before
+    /// the origin; nil for none (then nothing of it is ever set up).
+    public var remoteCache: RemoteCacheConfiguration?
 
     /// The memory cache's limit unless one is given: 64 MiB.
     public static let defaultMemoryCostLimit = 64 * 1024 * 1024
@@ -32,7 +35,8 @@ public struct LoaderConfiguration: Sendable {
         maxConcurrentTransfers: Int = 6,
         transferOrder: DownloaderConfiguration.Order = .fifo,
         decoders: DecoderRegistry = .standard,
-        dataLoader: (any DataLoading)? = nil
+        dataLoader: (any DataLoading)? = nil,
+        remoteCache: RemoteCacheConfiguration? = nil
     ) {
         self.cacheDirectory = cacheDirectory
         self.diskCache = diskCache
@@ -41,5 +45,6 @@ public struct LoaderConfiguration: Sendable {
         self.transferOrder = transferOrder
         self.decoders = decoders
         self.dataLoader = dataLoader
+        self.remoteCache = remoteCache
     }
 }

@@ -45,6 +45,11 @@ extension GetRequest {
                 guard report(result) else { break }
             }
         }
+        // Only a run whose loads reached the remote tier waits for it (a hit never starts it).
+        if loader.hasUsedRemoteCache, let report = await loader.finishRemoteCache(), report.uploadFailures > 0,
+           let tier = loader.configuration.remoteCache?.location {
+            display.message("imgfetch: warning: \(report.uploadFailures) images were not uploaded to the remote cache \(tier).")
+        }
         display.finish()
         stdout.flush()
         let status = stdout.isClosed ? .success : ExitStatus.combining(failures, total: urls.count)

@@ -55,6 +55,8 @@ struct LoaderOptions: ParsableArguments {
 
     @OptionGroup var keyFilter: KeyFilterOptions
 
+    @OptionGroup var remote: RemoteCacheOptions
+
     func validate() throws {
         if cacheOnly && refresh { throw ValidationError("--cache-only and --refresh contradict each other: --refresh needs the network.") }
         if cacheOnly && noDiskCache { throw ValidationError("--cache-only with --no-disk-cache could never find an image.") }

@@ -5,6 +5,9 @@ import ImageFetchKit
 struct LoadingSettings: Sendable {
     /// `--cache-dir`, when given (else the environment decides).
     var cacheDir: String?
+    /// `--remote-cache`, when given (else the environment decides).
+    var remoteCache: String?
+    var remoteCacheMode = RemoteCacheConfiguration.Mode.readWrite
     var load = LoadOptions()
     var quiet = false
     var verbose = false
@@ -13,7 +16,9 @@ struct LoadingSettings: Sendable {
 extension LoadingSettings {
     /// The settings argument-parser's option groups hold.
     init(_ loader: LoaderOptions, _ output: OutputOptions) {
-        self.init(cacheDir: loader.location.cacheDir, load: loader.loadOptions, quiet: output.quiet, verbose: output.verbose)
+        self.init(
+            cacheDir: loader.location.cacheDir, remoteCache: loader.remote.remoteCache, remoteCacheMode: loader.remote.remoteCacheMode,
+            load: loader.loadOptions, quiet: output.quiet, verbose: output.verbose)
     }
 
     /// The shared flags a quick command line may hold (see `QuickArguments`): names and spellings.
@@ -28,6 +33,8 @@ extension LoadingSettings {
 
     /// A loader on the cache these settings name, running at most `concurrency` transfers at once.
     func makeLoader(concurrency: Int, memoryCostLimit: Int) throws -> ImageLoader {
-        try LoaderOptions.makeLoader(cacheDir: cacheDir, concurrency: concurrency, memoryCostLimit: memoryCostLimit)
+        try LoaderOptions.makeLoader(
+            cacheDir: cacheDir, remoteCache: remoteCache, remoteCacheMode: remoteCacheMode,
+            concurrency: concurrency, memoryCostLimit: memoryCostLimit)
     }
 }

@@ -12,8 +12,16 @@ struct PrefetchCommand: AsyncParsableCommand {
             The list has one URL a line; blank lines and lines starting with # are skipped. It is \
             read as it is consumed, so a list of any length runs in constant memory. Standard \
             input is read only when the list is given as '-'. A closing summary on stderr counts \
-            the URLs fetched, already cached and failed. The exit status is non-zero if any \
-            failed: the failure's own status when every URL failed for one reason, else 1.
+            the URLs fetched, taken from the remote cache, already cached and failed. The exit \
+            status is non-zero if any failed: the failure's own status when every URL failed for \
+            one reason, else 1.
+
+            --shard I/N splits one list across N workers a job engine starts (a Kubernetes Indexed \
+            Job's $JOB_COMPLETION_INDEX, a Slurm array's $SLURM_ARRAY_TASK_ID, GNU parallel): a \
+            URL belongs to shard I when the first 8 bytes of the SHA-256 of its cache key, read as \
+            a big-endian 64-bit number, are I modulo N. The same on every machine, run and \
+            version; the shards are disjoint and together the whole list. With --remote-cache, \
+            the workers share what each fetched.
             """
     )
 
@@ -23,6 +31,11 @@ struct PrefetchCommand: AsyncParsableCommand {
     @Option(name: [.customShort("j"), .customLong("jobs")], help: ArgumentHelp("Run this many transfers at once.", valueName: "n"))
     var jobs: Int = 6
 
+    @Option(help: ArgumentHelp(
+        "Take only the URLs whose cache key hashes to I modulo N (0 <= I < N): N workers with 0/N to N-1/N split the list between them.",
+        valueName: "I/N"))
+    var shard: String?
+
     @Flag(help: "Print JSON Lines on stdout, one object per URL as it finishes (the keys of 'get --json').")
     var json = false
 
@@ -31,10 +44,15 @@ struct PrefetchCommand: AsyncParsableCommand {
 
     /// The arguments as `PrefetchRequest`, the form both parsers produce and `run()` executes.
     var request: PrefetchRequest {
-        PrefetchRequest(list: list, jobs: jobs, json: json, settings: LoadingSettings(loaderOptions, outputOptions))
+        PrefetchRequest(
+            list: list, jobs: jobs, json: json, shard: shard.flatMap(PrefetchShard.init(parsing:)),
+            settings: LoadingSettings(loaderOptions, outputOptions))
     }
 
     func validate() throws {
+        if let shard, PrefetchShard(parsing: shard) == nil {
+            throw ValidationError("--shard '\(shard)' is not I/N with 0 ≤ I < N, e.g. 0/4.")
+        }
         try request.validate()
     }
 
@@ -44,9 +62,11 @@ struct PrefetchCommand: AsyncParsableCommand {
 }
 
 extension PrefetchSummary {
-    /// `prefetch: 950 fetched, 40 already cached, 10 failed; 123.4 MiB fetched in 3.21 s`
+    /// `prefetch: 950 fetched, 40 already cached, 10 failed; 123.4 MiB fetched in 3.21 s`, with
+    /// `N from the remote cache` after the fetched count when there were any.
     var text: String {
-        "prefetch: \(fetched) fetched, \(alreadyCached) already cached, \(failed) failed; "
+        "prefetch: \(fetched) fetched, " + (fromRemote > 0 ? "\(fromRemote) from the remote cache, " : "")
+            + "\(alreadyCached) already cached, \(failed) failed; "
             + "\(ByteText.format(fetchedBytes)) fetched in \(DecimalText.fixed(elapsed, digits: 2)) s"
     }
 }

@@ -24,8 +24,10 @@ extension PrefetchRequest {
 
         // Twice as many loads as transfers: while some loads validate and store, the next
         // transfers are already queued, so the network never waits on the disk.
+        let tally = shard.map { ShardTally(shard: $0, filter: settings.load.keyFilter) }
+        let urls = reader.lazy.filter { tally?.takes($0) ?? true }
         let summary = await ImagePrefetcher(loader: loader, concurrency: 2 * jobs).prefetch(
-            reader, options: settings.load, shouldContinue: { !stdout.isClosed }
+            urls, options: settings.load, shouldContinue: { !stdout.isClosed }
         ) { event in
             switch event {
             case .progress(let url, let progress):
@@ -37,13 +39,20 @@ extension PrefetchRequest {
                 if json { stdout.writeLine(result.jsonLine) }
             }
         }
+        // Uploads to the remote tier run behind the loads; they finish before the summary.
+        let remote = await loader.finishRemoteCache()
         display.finish()
         stdout.flush()
         if let error = reader.error {
             Terminal.writeError("imgfetch: \(error)\n")
             throw ExitStatus.fileError.exitCode
         }
-        if !settings.quiet { Terminal.writeError(summary.text + "\n") }
+        if !settings.quiet {
+            Terminal.writeError((tally.map { "\($0.text)\n" } ?? "") + summary.text + "\n")
+            if let remote, let tier = loader.configuration.remoteCache?.location {
+                Terminal.writeError(remote.text(tier: tier.description) + "\n")
+            }
+        }
         let status = failures.status(failed: summary.failed, total: summary.total)
         if status != .success, !stdout.isClosed { throw status.exitCode }
     }

@@ -1,5 +1,6 @@
 import ArgumentParser
 import FoundationEssentials
+import ImageFetchKit
 
 /// What `imgfetch prefetch` was asked to do, resolved from its arguments: by argument-parser
 /// (`PrefetchCommand`) or, for the common short command lines, by `init?(quickParsing:)`.
@@ -8,6 +9,8 @@ struct PrefetchRequest: Sendable {
     var list: String
     var jobs = 6
     var json = false
+    /// `--shard I/N`: only this shard's URLs.
+    var shard: PrefetchShard?
     var settings = LoadingSettings()
 
     /// The rules `prefetch`'s own arguments must follow; the option groups check theirs.

@@ -5,10 +5,12 @@
 #   NGINX_URL         http://127.0.0.1:PORT, serving ROOT; /small/ANYTHING serves ROOT/tiny.png
 #   NGINX_ACCESS_LOG  one line per request: "URI STATUS BYTES" (unbuffered, so it can be counted
 #                     as soon as a client is done)
+#   NGINX_DAV_URL     http://127.0.0.1:PORT/dav: a WebDAV store (PUT, GET) under $BENCH_OUT/nginx/dav,
+#                     for imgfetch's remote cache tier
 
 nginx_start() {
   local root="$1" prefix="$BENCH_OUT/nginx" port user_line=""
-  mkdir -p "$prefix/tmp"
+  mkdir -p "$prefix/tmp" "$prefix/dav"
   port="$(bench_free_port)"
   # Started as root, nginx would run its workers as nobody, who may not read the corpus.
   [ "$(id -u)" -ne 0 ] || user_line="user root;"
@@ -39,6 +41,12 @@ http {
     listen 127.0.0.1:$port;
     root $root;
     location /small/ { rewrite ^ /tiny.png break; }
+    location /dav/ {
+      alias $prefix/dav/;
+      dav_methods PUT DELETE;
+      create_full_put_path on;
+      client_max_body_size 0;
+    }
   }
 }
 EOF
@@ -46,6 +54,7 @@ EOF
   NGINX_PID=$!
   bench_on_exit nginx_stop
   NGINX_URL="http://127.0.0.1:$port"
+  NGINX_DAV_URL="$NGINX_URL/dav"
   local i
   for ((i = 0; i < 200; i++)); do
     if [ "$(curl -s -o /dev/null -w '%{http_code}' "$NGINX_URL/")" != 000 ]; then

@@ -1,0 +1,17 @@
+#ifndef IMGFETCH_CCRYPTO_H
+#define IMGFETCH_CCRYPTO_H
+// OpenSSL's libcrypto, loaded on first use instead of linked, for one thing: SHA-256 of the
+// remote cache tier's objects at the speed of the CPU's SHA instructions (1.4 GB/s here, against
+// about 80 MB/s for the portable Swift SHA256 that names cache files). libcurl has normally loaded
+// libcrypto already by then, so loading it costs nothing more. No OpenSSL header is needed.
+#include <stddef.h>
+
+/// Loads libcrypto once per process (thread-safe). Returns NULL on success, or a message saying
+/// why it could not be loaded; then `imgfetch_sha256` must not be called.
+const char *imgfetch_crypto_load(void);
+
+/// Writes the SHA-256 of `count` bytes at `data` into `digest` (32 bytes). Returns 1, or 0 if
+/// libcrypto failed.
+int imgfetch_sha256(const void *data, size_t count, unsigned char *digest);
+
+#endif

@@ -1,0 +1,154 @@
+import Foundation
+import TestSupport
+import XCTest
+
+/// The remote tier on nginx's WebDAV module, shared by workers that split a list with `--shard`.
+final class RemoteCacheTests: RemoteCacheTestCase {
+    func testFourShardedWorkersFetchEachURLOnceAndAFifthGetsEveryURLFromTheTier() throws {
+        let nginx = try startNginx()
+        let tier = nginx.davURL.appendingPathComponent("team").absoluteString
+        let urls = distinctURLs(24)
+        let list = try writeList(urls)
+
+        var taken = 0
+        for index in 0..<4 {
+            let result = try worker("worker\(index)", ["prefetch", "-q", "--shard", "\(index)/4", "--remote-cache", tier, "--json", list])
+            XCTAssertEqual(result.status, 0, result.stderr)
+            taken += try jsonObjects(result.stdout).count
+        }
+        XCTAssertEqual(taken, urls.count, "the shards are disjoint and cover the list")
+        XCTAssertEqual(try originRequests(), urls.count, "each URL left its origin once")
+        XCTAssertEqual(nginx.storedObjects().count, urls.count)
+        XCTAssertTrue(nginx.storedObjects().allSatisfy { $0.hasPrefix("team/imgfetch-1/") }, "\(nginx.storedObjects())")
+
+        try server.reset()
+        let fifth = try worker("worker5", ["prefetch", "--remote-cache", tier, "--json", list])
+
+        XCTAssertEqual(fifth.status, 0, fifth.stderr)
+        XCTAssertEqual(try originRequests(), 0)
+        XCTAssertEqual(try jsonObjects(fifth.stdout).map { $0["cache"] as? String }, Array(repeating: "remote", count: urls.count))
+        XCTAssertTrue(fifth.stderr.contains("prefetch: 0 fetched, 24 from the remote cache, 0 already cached, 0 failed; "), fifth.stderr)
+        XCTAssertTrue(fifth.stderr.contains(": 24 hits, 0 misses, 0 damaged; 0 uploaded, 0 not uploaded"), fifth.stderr)
+        let again = try worker("worker5", ["prefetch", "--remote-cache", tier, list])
+        XCTAssertTrue(again.stderr.contains("prefetch: 0 fetched, 24 already cached"), "a remote hit is stored locally: \(again.stderr)")
+    }
+
+    func testTheSummaryNamesTheShardAndHowManyURLsItTook() throws {
+        let urls = distinctURLs(40)
+        let list = try writeList(urls)
+        var counts: [Int] = []
+        for index in 0..<3 {
+            let result = try worker("w\(index)", ["prefetch", "--shard", "\(index)/3", list])
+            XCTAssertEqual(result.status, 0, result.stderr)
+            let line = try XCTUnwrap(lines(result.stderr).first { $0.hasPrefix("shard \(index)/3 took ") }, result.stderr)
+            XCTAssertTrue(line.hasSuffix(" of the list's 40 URLs"), line)
+            counts.append(Int(line.split(separator: " ")[3]) ?? -1)
+        }
+        XCTAssertEqual(counts.reduce(0, +), 40, "\(counts)")
+        XCTAssertTrue(counts.allSatisfy { $0 > 0 }, "\(counts)")
+        XCTAssertEqual(try originRequests(), 40)
+    }
+
+    func testBadShardValuesExitTwo() throws {
+        let list = try writeList(distinctURLs(1))
+        for value in ["4/4", "-1/4", "1/0", "a/b", "1", "1/4/2", ""] {
+            let result = try imgfetch(["prefetch", "--shard", value, list])
+            XCTAssertEqual(result.status, 2, "\(value): \(result.stderr)")
+        }
+        XCTAssertEqual(try originRequests(), 0)
+    }
+
+    func testAGarbageObjectOnTheTierIsNeverServedAndTheOriginReplacesIt() throws {
+        let nginx = try startNginx()
+        let tier = nginx.davURL.absoluteString
+        let urls = distinctURLs(3)
+        let list = try writeList(urls)
+        XCTAssertEqual(try worker("filler", ["prefetch", "--remote-cache", tier, list]).status, 0)
+        let objects = nginx.storedObjects()
+        XCTAssertEqual(objects.count, 3)
+        // One object replaced by garbage, one with a byte of its image flipped, one cut short.
+        let files = objects.map { nginx.davDirectory.appendingPathComponent($0) }
+        try Data("<html>not an image</html>".utf8).write(to: files[0])
+        var flipped = try Data(contentsOf: files[1])
+        flipped[flipped.count / 3] ^= 0xFF
+        try flipped.write(to: files[1])
+        try Data(contentsOf: files[2]).dropLast(5).write(to: files[2])
+        try server.reset()
+
+        let fresh = try worker("fresh", ["prefetch", "--json", "--remote-cache", tier, list])
+
+        XCTAssertEqual(fresh.status, 0, fresh.stderr)
+        XCTAssertEqual(try jsonObjects(fresh.stdout).map { $0["cache"] as? String }, ["network", "network", "network"])
+        XCTAssertEqual(try originRequests(), 3)
+        XCTAssertEqual(warnings(fresh).count, 1, fresh.stderr)
+        XCTAssertTrue(warnings(fresh)[0].contains("damaged object"), fresh.stderr)
+        XCTAssertTrue(fresh.stderr.contains("0 hits, 0 misses, 3 damaged; 3 uploaded"), fresh.stderr)
+
+        try server.reset()
+        let repaired = try worker("repaired", ["prefetch", "--json", "--remote-cache", tier, list])
+        XCTAssertEqual(try jsonObjects(repaired.stdout).map { $0["cache"] as? String }, ["remote", "remote", "remote"])
+        XCTAssertEqual(try originRequests(), 0)
+    }
+
+    func testReadModeReadsTheTierAndNeverWritesIt() throws {
+        let nginx = try startNginx()
+        let tier = nginx.davURL.absoluteString
+        let list = try writeList(distinctURLs(4))
+
+        let reader = try worker("reader", ["prefetch", "--remote-cache", tier, "--remote-cache-mode", "read", list])
+
+        XCTAssertEqual(reader.status, 0, reader.stderr)
+        XCTAssertEqual(nginx.storedObjects(), [])
+        XCTAssertEqual(try nginx.requests("PUT"), [])
+        XCTAssertEqual(try nginx.requests("GET").count, 4)
+
+        XCTAssertEqual(try worker("writer", ["prefetch", "--remote-cache", tier, list]).status, 0)
+        let second = try worker("reader2", ["prefetch", "--json", "--remote-cache", tier, "--remote-cache-mode", "read", list])
+        XCTAssertEqual(try jsonObjects(second.stdout).compactMap { $0["cache"] as? String }, Array(repeating: "remote", count: 4))
+        XCTAssertEqual(try nginx.requests("PUT").count, 4, "only the read-write worker wrote")
+    }
+
+    func testAnObjectOlderThanTheMaxAgeByItsLastModifiedIsAMiss() throws {
+        let nginx = try startNginx()
+        let tier = nginx.davURL.absoluteString
+        let list = try writeList(distinctURLs(2))
+        XCTAssertEqual(try worker("filler", ["prefetch", "--remote-cache", tier, list]).status, 0)
+        // nginx sends a file's modification time as Last-Modified.
+        let old = nginx.storedObjects()[0]
+        try FileManager.default.setAttributes(
+            [.modificationDate: Date(timeIntervalSinceNow: -2 * 86400)], ofItemAtPath: nginx.davDirectory.appendingPathComponent(old).path)
+        try server.reset()
+
+        let fresh = try worker("fresh", ["prefetch", "--json", "--max-age", "1d", "--remote-cache", tier, list])
+
+        XCTAssertEqual(fresh.status, 0, fresh.stderr)
+        XCTAssertEqual(try jsonObjects(fresh.stdout).compactMap { $0["cache"] as? String }.sorted(), ["network", "remote"])
+        XCTAssertEqual(try originRequests(), 1)
+        XCTAssertTrue(fresh.stderr.contains(": 1 hits, 1 misses, 0 damaged; 1 uploaded"), fresh.stderr)
+    }
+
+    func testGetUploadsThroughTheEnvironmentsTierBeforeItExits() throws {
+        let nginx = try startNginx()
+        let environment = ["IMGFETCH_REMOTE_CACHE": nginx.davURL.absoluteString + "/env"]
+
+        let result = try worker("one", ["get", url("/baseline.jpg")], environment: environment)
+
+        XCTAssertEqual(result.status, 0, result.stderr)
+        XCTAssertEqual(nginx.storedObjects().count, 1, "the upload finished before the process exited")
+        XCTAssertTrue(nginx.storedObjects()[0].hasPrefix("env/imgfetch-1/"))
+        let other = try worker("two", ["get", "--json", url("/baseline.jpg")], environment: environment)
+        XCTAssertEqual(try jsonObjects(other.stdout).first?["cache"] as? String, "remote")
+        XCTAssertEqual(try requests("/baseline.jpg"), 1)
+    }
+
+    func testAMalformedRemoteCacheSettingExitsTwo() throws {
+        let list = try writeList(distinctURLs(1))
+        for value in ["ftp://host/x", "not a url", "s3://", "http://host/x?q=1"] {
+            XCTAssertEqual(try imgfetch(["prefetch", "--remote-cache", value, list]).status, 2, value)
+            let quick = try imgfetch(["prefetch", list], environment: ["IMGFETCH_REMOTE_CACHE": value])
+            XCTAssertEqual(quick.status, 2, "\(value) from the environment: \(quick.stderr)")
+        }
+        XCTAssertEqual(try imgfetch(["prefetch", "--remote-cache-mode", "write", list]).status, 2)
+        XCTAssertEqual(try originRequests(), 0)
+    }
+}

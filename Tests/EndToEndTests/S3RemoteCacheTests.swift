@@ -1,0 +1,65 @@
+import Foundation
+import TestSupport
+import XCTest
+
+/// The remote tier on an S3 API served locally by moto (`moto[server]` from PyPI), signed with
+/// AWS Signature Version 4 by libcurl.
+///
+/// What moto checks in its IAM mode (measured with curl against moto 5): the signature over the
+/// request (a wrong secret, an unknown key id or another region's signature get 403
+/// SignatureDoesNotMatch / InvalidAccessKeyId). What it does not: that `x-amz-content-sha256`
+/// matches the body (a wrong payload hash with a right signature is stored); imgfetch's own
+/// content hash in each object covers that.
+final class S3RemoteCacheTests: RemoteCacheTestCase {
+    private func startMoto(checkingSignatures: Bool) throws -> MotoS3Server {
+        do { return try MotoS3Server.start(bucket: "images", checkingSignatures: checkingSignatures) } catch let error as MotoS3Server.Unavailable {
+            throw XCTSkip(error.description)
+        }
+    }
+
+    private func environment(_ s3: MotoS3Server, secret: String? = nil) -> [String: String] {
+        [
+            "AWS_ACCESS_KEY_ID": s3.accessKey, "AWS_SECRET_ACCESS_KEY": secret ?? s3.secretKey,
+            "AWS_REGION": "us-east-1", "AWS_ENDPOINT_URL": s3.endpoint.absoluteString,
+        ]
+    }
+
+    func testObjectsLandUnderTheBucketAndPrefixAndAFreshWorkerReadsThemBack() throws {
+        let s3 = try startMoto(checkingSignatures: true)
+        let urls = distinctURLs(6)
+        let list = try writeList(urls)
+
+        for index in 0..<2 {
+            let result = try worker("w\(index)", ["prefetch", "--shard", "\(index)/2", "--remote-cache", "s3://images/ci/cache", list],
+                                    environment: environment(s3))
+            XCTAssertEqual(result.status, 0, result.stderr)
+            XCTAssertEqual(warnings(result), [], result.stderr)
+        }
+        let keys = try s3.objectKeys()
+        XCTAssertEqual(keys.count, 6, "\(keys)")
+        XCTAssertTrue(keys.allSatisfy { $0.hasPrefix("ci/cache/imgfetch-1/") }, "\(keys)")
+        XCTAssertEqual(try originRequests(), 6)
+
+        try server.reset()
+        let fresh = try worker("fresh", ["prefetch", "--json", "--remote-cache", "s3://images/ci/cache", list], environment: environment(s3))
+        XCTAssertEqual(fresh.status, 0, fresh.stderr)
+        XCTAssertEqual(try jsonObjects(fresh.stdout).compactMap { $0["cache"] as? String }, Array(repeating: "remote", count: 6))
+        XCTAssertEqual(try originRequests(), 0)
+    }
+
+    func testAWrongSecretWarnsOnceAndEveryURLComesFromTheOrigin() throws {
+        let s3 = try startMoto(checkingSignatures: true)
+        let list = try writeList(distinctURLs(5))
+
+        let result = try worker("w", ["prefetch", "--json", "--remote-cache", "s3://images/ci", list],
+                                environment: environment(s3, secret: "not-the-secret-key"))
+
+        XCTAssertEqual(result.status, 0, result.stderr)
+        XCTAssertEqual(try jsonObjects(result.stdout).compactMap { $0["cache"] as? String }, Array(repeating: "network", count: 5))
+        XCTAssertEqual(try originRequests(), 5)
+        XCTAssertEqual(warnings(result).count, 1, result.stderr)
+        XCTAssertTrue(warnings(result)[0].contains("HTTP 403. Check AWS_ACCESS_KEY_ID, AWS_SECRET_ACCESS_KEY and AWS_REGION."), result.stderr)
+        XCTAssertFalse(result.stderr.contains("not-the-secret-key"))
+        XCTAssertEqual(try s3.objectKeys(), [], "nothing was written with the wrong secret")
+    }
+}

@@ -1,0 +1,85 @@
+#!/usr/bin/env bash
+# Remote cache tier: the corpus split across 4 workers with `prefetch --shard i/4`, run at once,
+# each with its own empty local cache, sharing nginx's WebDAV module as the remote tier; then a
+# fresh worker (empty local cache) over the whole list from the tier, against the same fresh
+# worker fetching from the origin nginx directly (no tier), several rounds in alternating order.
+# Targets: origin requests across the 4 workers exactly the corpus count; the fresh worker from
+# the tier <= 1.2x the fresh worker from the origin (the tier costs almost nothing).
+# shellcheck source=lib/common.sh
+source "$(dirname "$0")/lib/common.sh"
+# shellcheck source=lib/nginx.sh
+source "$BENCH_LIB/nginx.sh"
+
+count="$(bench_corpus_count)"
+rounds="$(bench_rounds)"
+corpus_list="$(bench_corpus "$count")"
+nginx_start "$BENCH_OUT/corpus"
+list="$BENCH_OUT/lists/remote-$count.txt"
+sed "s|^|$NGINX_URL/|" "$corpus_list" > "$list"
+tier="$NGINX_DAV_URL/bench"
+scenario="remote tier: $count images ($(bench_corpus_size "$corpus_list")), 4 sharded workers -j$BENCH_CONCURRENCY + nginx WebDAV"
+
+# The help is read whole first: grep -q would close the pipe early, and pipefail take that as a failure.
+help="$(bench_imgfetch_has prefetch && "$IMGFETCH_BIN" prefetch --help 2>&1 || true)"
+if ! grep -q -- --remote-cache <<<"$help"; then
+  bench_skip "$scenario" "fresh worker from the tier vs from the origin" "imgfetch prefetch --remote-cache not available"
+  exit 0
+fi
+
+# Origin requests (not /dav/) logged after MARK.
+origin_requests_since() { nginx_requests_since "$1" | grep -vc '^/dav/' || true; }
+
+# The 4 workers at once, as a job engine would start them; fills the tier.
+run_shards() {
+  local i pids=() status=0
+  for i in 0 1 2 3; do
+    "$IMGFETCH_BIN" prefetch "$list" -j "$BENCH_CONCURRENCY" --shard "$i/4" --remote-cache "$tier" \
+      --cache-dir "$(bench_fresh_dir "remote-shard-$i")" &
+    pids+=($!)
+  done
+  for i in "${pids[@]}"; do wait "$i" || status=$?; done
+  return "$status"
+}
+fresh_from_tier() { "$IMGFETCH_BIN" prefetch "$list" -j "$BENCH_CONCURRENCY" --remote-cache "$tier" --cache-dir "$(bench_fresh_dir remote-fresh)"; }
+fresh_from_origin() { "$IMGFETCH_BIN" prefetch "$list" -j "$BENCH_CONCURRENCY" --cache-dir "$(bench_fresh_dir remote-origin)" -q; }
+
+# One untimed pass, so every round finds the corpus in the page cache.
+fresh_from_origin >>"$BENCH_LOG" 2>&1 || true
+
+rm -rf "$BENCH_OUT/nginx/dav/bench"
+mark="$(nginx_log_mark)"
+shard_status=0
+bench_time shard_time run_shards || shard_status=$?
+shard_origin="$(origin_requests_since "$mark")"
+stored="$(find "$BENCH_OUT/nginx/dav/bench" -type f 2>/dev/null | wc -l)"
+log "4 sharded workers: $(bench_seconds "$shard_time"), $shard_origin origin requests, $stored objects on the tier"
+verdict="$( [ "$shard_status" -eq 0 ] && [ "$shard_origin" -eq "$count" ] && [ "$stored" -eq "$count" ] && echo PASS || echo FAIL)"
+bench_row "$scenario" "origin requests across the 4 workers ($stored objects stored, $(bench_seconds "$shard_time"))" \
+  "$shard_origin" "$count URLs" "" "= $count" "$verdict"
+
+tier_times=() origin_times=() tier_origin=0
+for ((round = 1; round <= rounds; round++)); do
+  for which in tier origin; do
+    # Alternate which goes first, so neither always runs on a warmer machine.
+    if ((round % 2 == 0)); then which=$([ "$which" = tier ] && echo origin || echo tier); fi
+    if [ "$which" = tier ]; then
+      mark="$(nginx_log_mark)"
+      bench_time t fresh_from_tier && tier_times+=("$t")
+      tier_origin=$((tier_origin + $(origin_requests_since "$mark")))
+    else
+      bench_time t fresh_from_origin && origin_times+=("$t")
+    fi
+  done
+done
+
+if [ "${#tier_times[@]}" -eq 0 ] || [ "${#origin_times[@]}" -eq 0 ]; then
+  bench_skip "$scenario" "fresh worker from the tier vs from the origin" "a run failed (see $BENCH_LOG)" "" "≤ 1.20×"
+  exit 0
+fi
+from_tier="$(bench_median "${tier_times[@]}")"
+from_origin="$(bench_median "${origin_times[@]}")"
+ratio="$(bench_ratio "$from_tier" "$from_origin")"
+verdict="$(bench_verdict "$ratio" le 1.2)"
+[ "$tier_origin" -eq 0 ] || verdict=FAIL
+bench_row "$scenario" "fresh worker from the tier ($tier_origin origin requests) vs from the origin, median of $rounds" \
+  "$(bench_seconds "$from_tier")" "$(bench_seconds "$from_origin")" "${ratio}×" "≤ 1.20×, 0 origin requests" "$verdict"
