@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import XCTest
 
 /// `imgfetch prefetch`: the list, the window, the summary, JSON Lines and the exit status.
@@ -158,6 +159,7 @@ final class PrefetchMemoryTests: EndToEndTestCase {
     }
 
     func testPeakMemoryStaysFlatFromOneThousandToTenThousandURLs() throws {
+        try skipUnderSanitizer()
         let small = try peakKilobytes(urls: 1_000)
         let large = try peakKilobytes(urls: 10_000)
 

@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import XCTest
 @testable import ImageFetchKit
 
@@ -24,6 +25,7 @@ final class LoaderMemoryTests: LoaderTestCase {
     }
 
     func testRememberedEntryCostCoversTheMemoryItKeepsAlive() throws {
+        try skipUnderSanitizer()
         let count = 40000
         let cache = MemoryCache<CacheKey, LoadedImage>(costLimit: .max)
         let before = residentAnonymousBytes()
