@@ -4,6 +4,32 @@ import XCTest
 final class GIFDecoderTests: XCTestCase {
     private let registry = DecoderRegistry.standard
 
+    /// Found by `scripts/fuzz decode`: a 32×24 canvas whose last image descriptor declares a frame
+    /// of 57570×37449, which giflib allocated (2 GB) before reading a byte of it.
+    func testAFrameDeclaredOverThePixelLimitIsRefusedFromTheHeader() throws {
+        let data = try Data(contentsOf: URL(fileURLWithPath: #filePath)
+            .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+            .appendingPathComponent("Fuzz/regressions/decode/gif-frame-of-2-gigapixels"))
+        let error = decodeError { () throws(DecodeError) in try registry.validate(data, limits: DecodeLimits(maxPixels: 4_000_000)) }
+        guard case .tooManyPixels(let width, let height, 4_000_000)? = error else {
+            return XCTFail("expected the frame to be over the limit, got \(String(describing: error))")
+        }
+        XCTAssertGreaterThan(width * height, 4_000_000)
+    }
+
+    func testFramesTogetherOverFourTimesTheLimitAreRefused() throws {
+        // A 2×2 canvas and ten 2×2 frames (40 pixels), each frame within a limit of 9 and the canvas
+        // too, but together more than four times it. Validation walks the blocks only, so each
+        // frame's data is one placeholder sub-block.
+        var gif: [UInt8] = Array("GIF89a".utf8) + [2, 0, 2, 0, 0x00, 0, 0]
+        for _ in 0..<10 { gif += [0x2C, 0, 0, 0, 0, 2, 0, 2, 0, 0x00, 2, 1, 0x44, 0] }
+        gif.append(0x3B)
+        let error = decodeError { () throws(DecodeError) in try registry.validate(Data(gif), limits: DecodeLimits(maxPixels: 9)) }
+        guard case .corrupt(.gif, let reason)? = error else { return XCTFail("got \(String(describing: error))") }
+        XCTAssertTrue(reason.contains("10 frames hold 40 pixels, more than four times the limit of 9"), reason)
+        XCTAssertEqual(try registry.validate(Data(gif), limits: DecodeLimits(maxPixels: 10)).frameCount, 10)
+    }
+
     func testStaticGIFProbesAsOneFrame() throws {
         let info = try registry.validate(try Fixture.data("static.gif"))
         XCTAssertEqual([info.width, info.height, info.frameCount], [64, 48, 1])

@@ -13,6 +13,11 @@ struct GIFBlocks {
     private(set) var firstFrameInterlaced = false
     /// Whether the walk reached the trailer; false when the data ended first.
     private(set) var isComplete = false
+    /// The largest frame's size as its image descriptor declares it, which may exceed the logical
+    /// screen; and every frame's pixels added up. giflib allocates each frame's declared size and
+    /// keeps all frames while it decodes, so these bound what decoding allocates.
+    private(set) var largestFrame = (width: 0, height: 0)
+    private(set) var totalFramePixels = 0
 
     init(_ data: Data) throws(DecodeError) {
         let bytes = ByteReader(data)
@@ -24,7 +29,13 @@ struct GIFBlocks {
         walk: while let introducer = bytes.uint8(at: offset) {
             switch introducer {
             case 0x2C:  // image descriptor
-                guard let imageFlags = bytes.uint8(at: offset + 9) else { break walk }
+                guard let frameWidth = bytes.uint16LE(at: offset + 5), let frameHeight = bytes.uint16LE(at: offset + 7),
+                      let imageFlags = bytes.uint8(at: offset + 9)
+                else { break walk }
+                if frameWidth * frameHeight > largestFrame.width * largestFrame.height {
+                    largestFrame = (frameWidth, frameHeight)
+                }
+                totalFramePixels += frameWidth * frameHeight
                 if frameCount == 0 { firstFrameInterlaced = imageFlags & 0x40 != 0 }
                 frameCount += 1
                 offset += 10 + Self.colorTableSize(imageFlags) + 1  // + LZW minimum code size

@@ -8,7 +8,22 @@ public struct GIFDecoder: ImageDecoding {
     public var format: ImageFormat { .gif }
 
     public func probe(_ data: Data) throws(DecodeError) -> ImageInfo {
+        try probe(data, limits: DecodeLimits())
+    }
+
+    /// Besides the canvas, which the registry holds to the pixel limit, each frame's declared size
+    /// is held to it too, and all frames together to four times it: giflib allocates every frame
+    /// at its declared size, whatever the canvas, and keeps them all while decoding, so a 159-byte
+    /// file declaring one 65535-pixel-wide frame made it allocate 2 GB (found by `scripts/fuzz decode`).
+    public func probe(_ data: Data, limits: DecodeLimits) throws(DecodeError) -> ImageInfo {
         let gif = try GIFBlocks(data)
+        let frame = gif.largestFrame
+        if frame.width > 0, frame.height > 0, frame.width > limits.maxPixels / frame.height {
+            throw .tooManyPixels(width: frame.width, height: frame.height, limit: limits.maxPixels)
+        }
+        if gif.totalFramePixels / 4 > limits.maxPixels {
+            throw .corrupt(.gif, reason: "its \(gif.frameCount) frames hold \(gif.totalFramePixels) pixels, more than four times the limit of \(limits.maxPixels)")
+        }
         guard gif.frameCount > 0 || gif.isComplete else { throw .truncated(.gif) }
         guard gif.frameCount > 0 else { throw .corrupt(.gif, reason: "it has no image in it") }
         return ImageInfo(
