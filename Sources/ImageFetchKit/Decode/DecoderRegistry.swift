@@ -5,9 +5,11 @@ import FoundationEssentials
 ///
 /// A value type holding `Sendable` decoders: safe to use from any number of threads at once.
 public struct DecoderRegistry: Sendable {
-    /// JPEG (libjpeg-turbo), PNG (libpng), GIF (giflib) and WebP (libwebp).
+    /// JPEG (libjpeg-turbo), PNG (libpng), GIF (giflib) and WebP (libwebp); BMP and ICO by
+    /// imgfetch's own parsers.
     public static let standard = DecoderRegistry(decoders: [
         JPEGDecoder(), PNGDecoder(), GIFDecoder(), WebPDecoder(),
+        BMPDecoder(), ICODecoder(),
     ])
 
     /// One decoder per format. A list, not a dictionary: four entries are found as fast by a scan,
