@@ -7,12 +7,14 @@ final class DecoderRegistryTests: XCTestCase {
     func testStandardRegistryDecodesTheFourWebFormats() {
         XCTAssertTrue(registry.supportedFormats.isSubset(of: ImageFormat.decodable), "\(registry.supportedFormats)")
         XCTAssertEqual(registry.decoder(for: .png)?.format, .png)
-        XCTAssertNil(registry.decoder(for: .bmp))
+        XCTAssertEqual(registry.decoder(for: .bmp)?.format, .bmp)
+        XCTAssertEqual(registry.decoder(for: .ico)?.format, .ico)
+        XCTAssertNil(registry.decoder(for: .qoi))
     }
 
     func testRecognisedButUnsupportedFormatsAreNamedInTheError() throws {
         let cases: [(String, ImageFormat)] = [
-            ("unsupported.bmp", .bmp), ("unsupported.tiff", .tiff), ("unsupported.ico", .ico),
+            ("unsupported.qoi", .qoi), ("unsupported.tiff", .tiff),
             ("unsupported.svg", .svg), ("unsupported.heic", .heic), ("unsupported.avif", .avif),
         ]
         for (name, format) in cases {

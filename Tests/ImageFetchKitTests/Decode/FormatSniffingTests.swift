@@ -10,7 +10,7 @@ final class FormatSniffingTests: XCTestCase {
             "palette.png": .png, "rgb16.png": .png, "bomb.png": .png,
             "static.gif": .gif, "animated.gif": .gif,
             "lossy.webp": .webp, "lossless.webp": .webp, "animated.webp": .webp,
-            "unsupported.bmp": .bmp, "unsupported.tiff": .tiff, "unsupported.ico": .ico,
+            "bmp24.bmp": .bmp, "os2.bmp": .bmp, "unsupported.tiff": .tiff, "icons.ico": .ico, "cursor.cur": .ico,
             "unsupported.svg": .svg, "unsupported.heic": .heic, "unsupported.avif": .avif, "unsupported.qoi": .qoi,
         ]
         for (name, format) in expected {
