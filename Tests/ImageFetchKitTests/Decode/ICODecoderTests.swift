@@ -72,6 +72,7 @@ final class ICODecoderTests: XCTestCase {
             ("no images, which sniffing already refuses", patched(icons, 4, [0, 0]), .unsupportedFormat(nil)),
             ("a directory longer than the file", patched(icons, 4, [0xFF, 0x0F]), .truncated(.ico)),
             ("an image inside the directory", try Fixture.data("corrupt.ico"), nil),
+            ("two images sharing bytes", patched(icons, 6 + 16 + 12, Array(icons[18..<22])), .corrupt(.ico, reason: "images 1 and 2 overlap")),
             ("an image past the end", patched(icons, 6 + 8, [0xFF, 0xFF, 0x0F, 0]), .truncated(.ico)),
             ("an image too small for its bitmap", patched(icons, 6 + 8, [40, 0, 0, 0]), nil),
             ("a bitmap header of 99 bytes", patched(icons, firstImage, [99]), nil),

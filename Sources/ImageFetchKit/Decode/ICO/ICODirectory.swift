@@ -4,9 +4,9 @@ import FoundationEssentials
 ///
 /// The directory's one-byte sizes (0 meaning 256) are only hints: the embedded PNG's IHDR or the
 /// bitmap's header says what is decoded. Every entry must lie after the directory and within the
-/// file, and a bitmap's entry must be large enough for its pixels and its AND mask; so after this
-/// parse every image's bytes can be read without further checks. Entries are bounded by the file
-/// size (16 bytes each), so the array is too.
+/// file without overlapping another, and a bitmap's entry must be large enough for its pixels and
+/// its AND mask; so after this parse every image's bytes can be read without further checks.
+/// Entries are bounded by the file size (16 bytes each), so the array is too.
 struct ICODirectory {
     /// One image of the file.
     struct Entry {
@@ -40,8 +40,8 @@ struct ICODirectory {
         let directoryEnd = Self.headerSize + count * Self.entrySize
         guard directoryEnd <= bytes.count else { throw .truncated(.ico) }
 
-        var entries: [Entry] = []
-        entries.reserveCapacity(count)
+        var ranges: [Range<Int>] = []
+        ranges.reserveCapacity(count)
         for index in 0..<count {
             let at = Self.headerSize + index * Self.entrySize
             let size = bytes.uint32LE(at: at + 8) ?? 0, offset = bytes.uint32LE(at: at + 12) ?? 0
@@ -49,7 +49,17 @@ struct ICODirectory {
                 throw .corrupt(.ico, reason: "image \(index + 1) starts at offset \(offset), inside the directory")
             }
             guard offset + size <= bytes.count else { throw .truncated(.ico) }
-            entries.append(try Self.entry(index: index, range: offset..<(offset + size), in: data))
+            ranges.append(offset..<(offset + size))
+        }
+        // Images sharing bytes would let a small file make imgfetch decode one image thousands of times.
+        let byOffset = ranges.indices.sorted { ranges[$0].lowerBound < ranges[$1].lowerBound }
+        for (earlier, later) in zip(byOffset, byOffset.dropFirst()) where ranges[later].lowerBound < ranges[earlier].upperBound {
+            throw .corrupt(.ico, reason: "images \(min(earlier, later) + 1) and \(max(earlier, later) + 1) overlap")
+        }
+        var entries: [Entry] = []
+        entries.reserveCapacity(count)
+        for (index, range) in ranges.enumerated() {
+            entries.append(try Self.entry(index: index, range: range, in: data))
         }
         self.entries = entries
         largest = entries.dropFirst().reduce(entries[0]) { $1.width * $1.height > $0.width * $0.height ? $1 : $0 }
