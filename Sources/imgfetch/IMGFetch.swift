@@ -9,7 +9,7 @@ struct IMGFetch: AsyncParsableCommand {
         abstract: "Fetch images from URLs once, validate them, and keep them in a local cache.",
         discussion: """
             Every URL is looked up in the memory cache, then the disk cache, then fetched; only a \
-            complete image in a supported format (JPEG, PNG, GIF, WebP) within the limits is cached. \
+            complete image in a supported format (JPEG, PNG, GIF, WebP, BMP, ICO) within the limits is cached. \
             Each result reports its cache type: memory, disk or network. Results go to stdout, \
             errors and progress to stderr; a live progress line is drawn only when stderr is a terminal.
 

@@ -50,7 +50,8 @@ public struct DecoderRegistry: Sendable {
     }
 
     /// `probe` plus a structural check that the data is complete (JPEG ends with EOI, PNG has
-    /// IEND, GIF ends with its trailer, WebP's RIFF size equals the data length). Decodes no
+    /// IEND and consistent APNG frame chunks, GIF ends with its trailer, WebP's RIFF size equals
+    /// the data length, BMP's rows and ICO's images lie within the data). Decodes no
     /// pixels, so it is cheap enough to run on every downloaded image.
     @discardableResult
     public func validate(_ data: Data, limits: DecodeLimits = DecodeLimits()) throws(DecodeError) -> ImageInfo {
