@@ -10,8 +10,8 @@ struct IMGFetch: AsyncParsableCommand {
         discussion: """
             Every URL is looked up in the memory cache, then the disk cache, then a shared remote \
             cache if one is given, then fetched; only a complete image in a supported format (JPEG, \
-            PNG, GIF, WebP, AVIF, HEIC, JPEG XL, TIFF) within the limits is cached. Each result \
-            reports its cache type: memory, disk, remote or network. Results go to stdout, \
+            PNG, GIF, WebP, AVIF, HEIC, JPEG XL, TIFF, BMP, ICO) within the limits is cached. Each \
+            result reports its cache type: memory, disk, remote or network. Results go to stdout, \
             errors and progress to stderr; a live progress line is drawn only when stderr is a terminal.
 
             ENVIRONMENT:

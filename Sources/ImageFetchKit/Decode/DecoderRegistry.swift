@@ -5,14 +5,16 @@ import FoundationEssentials
 ///
 /// A value type holding `Sendable` decoders: safe to use from any number of threads at once.
 public struct DecoderRegistry: Sendable {
-    /// JPEG (libjpeg-turbo), PNG (libpng), GIF (giflib), WebP (libwebp), AVIF (libavif), HEIC
-    /// (libheif), JPEG XL (libjxl) and TIFF (libtiff).
+    /// JPEG (libjpeg-turbo), PNG and animated PNG (libpng), GIF (giflib), WebP (libwebp), AVIF
+    /// (libavif), HEIC (libheif), JPEG XL (libjxl) and TIFF (libtiff); BMP and ICO by imgfetch's
+    /// own parsers.
     public static let standard = DecoderRegistry(decoders: [
         JPEGDecoder(), PNGDecoder(), GIFDecoder(), WebPDecoder(),
         AVIFDecoder(),
         HEICDecoder(),
         JXLDecoder(),
         TIFFDecoder(),
+        BMPDecoder(), ICODecoder(),
     ])
 
     /// One decoder per format. A list, not a dictionary: four entries are found as fast by a scan,
@@ -53,7 +55,8 @@ public struct DecoderRegistry: Sendable {
     }
 
     /// `probe` plus a structural check that the data is complete (JPEG ends with EOI, PNG has
-    /// IEND, GIF ends with its trailer, WebP's RIFF size equals the data length). Decodes no
+    /// IEND and consistent APNG frame chunks, GIF ends with its trailer, WebP's RIFF size equals
+    /// the data length, BMP's rows and ICO's images lie within the data). Decodes no
     /// pixels, so it is cheap enough to run on every downloaded image.
     @discardableResult
     public func validate(_ data: Data, limits: DecodeLimits = DecodeLimits()) throws(DecodeError) -> ImageInfo {

@@ -8,7 +8,9 @@ public struct ImageInfo: Sendable, Hashable {
     public var width: Int
     /// Height in pixels as displayed (after EXIF orientation).
     public var height: Int
-    /// 1 for a still image; the frames of an animation or image sequence, or a TIFF's pages.
+    /// 1 for a still image; the frames of an animation or image sequence (for an animated PNG its
+    /// acTL's count, which leaves out a default image that is not part of the animation); a
+    /// TIFF's pages; the number of images in an ICO/CUR file.
     public var frameCount: Int
     /// Whether any pixel may be less than opaque (alpha channel, tRNS chunk, GIF transparent index).
     public var hasAlpha: Bool

@@ -10,7 +10,7 @@ final class FormatSniffingTests: XCTestCase {
             "palette.png": .png, "rgb16.png": .png, "bomb.png": .png,
             "static.gif": .gif, "animated.gif": .gif,
             "lossy.webp": .webp, "lossless.webp": .webp, "animated.webp": .webp,
-            "unsupported.bmp": .bmp, "quads.tif": .tiff, "unsupported.ico": .ico,
+            "bmp24.bmp": .bmp, "os2.bmp": .bmp, "quads.tif": .tiff, "icons.ico": .ico, "cursor.cur": .ico,
             "unsupported.svg": .svg, "still.heic": .heic, "still.avif": .avif, "unsupported.qoi": .qoi,
             "sequence.avif": .avif, "lossy.jxl": .jxl, "container.jxl": .jxl,
         ]

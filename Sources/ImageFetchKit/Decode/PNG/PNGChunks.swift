@@ -10,7 +10,7 @@ struct PNGChunks {
     let bitDepth: Int
     let colorType: Int
     let isInterlaced: Bool
-    private let bytes: ByteReader
+    let bytes: ByteReader
 
     init(_ data: Data) throws(DecodeError) {
         bytes = ByteReader(data)

@@ -1,9 +1,12 @@
 import FoundationEssentials
 
-/// Reads PNG (palette, gray, 16-bit, Adam7-interlaced, with alpha) with libpng's simplified API.
+/// Reads PNG (palette, gray, 16-bit, Adam7-interlaced, with alpha) and animated PNG with
+/// libpng's simplified API.
 ///
-/// The probe reads IHDR and walks chunk headers up to the first IDAT, looking for tRNS; so a
-/// 100000×100000 header is refused by the registry's limit without libpng ever seeing it.
+/// The probe reads IHDR and walks chunk headers up to the first IDAT, looking for tRNS and acTL;
+/// so a 100000×100000 header is refused by the registry's limit without libpng ever seeing it.
+/// An animated PNG's frame count is its acTL's; libpng (Debian's has no APNG support) decodes
+/// the default image as a still PNG, and every other frame as a still PNG composed of that frame.
 public struct PNGDecoder: ImageDecoding {
     public init() {}
 
@@ -17,13 +20,14 @@ public struct PNGDecoder: ImageDecoding {
             return chunk.type != "IDAT"  // tRNS must come before the image data
         }
         return ImageInfo(
-            format: .png, width: png.width, height: png.height,
+            format: .png, width: png.width, height: png.height, frameCount: try APNGFrames.declaredFrameCount(png) ?? 1,
             hasAlpha: png.colorType == 4 || png.colorType == 6 || hasTransparencyChunk,
             bitDepth: png.bitDepth, isProgressive: png.isInterlaced
         )
     }
 
-    /// Complete means every chunk is whole, at least one IDAT exists and IEND is reached.
+    /// Complete means every chunk is whole, at least one IDAT exists and IEND is reached; an
+    /// animated PNG's frame chunks must also keep the APNG rules (see `APNGFrames`).
     /// CRCs are left to the decoder, since checking them means reading every byte.
     public func validateStructure(of data: Data, info: ImageInfo) throws(DecodeError) {
         let png = try PNGChunks(data)
@@ -36,10 +40,24 @@ public struct PNGDecoder: ImageDecoding {
         }
         guard complete, sawEnd else { throw .truncated(.png) }
         guard sawImageData else { throw .corrupt(.png, reason: "it has no IDAT image data") }
+        if let declared = try APNGFrames.declaredFrameCount(png) { _ = try APNGFrames(png, declaredCount: declared) }
     }
 
+    /// Returns the default image (the first frame, or the still image shown where animation is
+    /// not supported); decodes every other frame of an animation to verify it.
     public func decode(_ data: Data, info: ImageInfo) throws(DecodeError) -> DecodedImage {
         let pixels = try LibPNG.decodeRGBA(data, width: info.width, height: info.height)
+        let png = try PNGChunks(data)
+        if let declared = try APNGFrames.declaredFrameCount(png) {
+            let animation = try APNGFrames(png, declaredCount: declared)
+            for (index, frame) in animation.frames.enumerated() where !frame.isDefaultImage {
+                do {
+                    _ = try LibPNG.decodeRGBA(animation.standalonePNG(of: frame, from: png), width: frame.width, height: frame.height)
+                } catch .corrupt(.png, let reason) {
+                    throw .corrupt(.png, reason: "frame \(index + 1): \(reason)")
+                }
+            }
+        }
         return DecodedImage(info: info, width: info.width, height: info.height, rgba: pixels)
     }
 }
