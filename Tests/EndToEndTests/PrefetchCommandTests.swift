@@ -116,7 +116,22 @@ final class PrefetchCommandTests: EndToEndTestCase {
         XCTAssertEqual(result.stdout, "")
     }
 
-    func testClosedStdoutStopsTheRunQuietly() throws {
+    func testClosedStdoutStopsTheRunAndExits141() throws {
+        // Every URL fails (nothing listens on port 9): the run must not look like a success either way.
+        let list = try writeList((0..<3000).map { "http://127.0.0.1:9/\($0).png" })
+        let script = "\(Shell.quote(Imgfetch.binary.path)) prefetch --json -j 4 \(Shell.quote(list)) 2>\(Shell.quote(directory.path("err").path)) "
+            + "| head -n 2 >/dev/null; echo \"${PIPESTATUS[0]}\""
+
+        let result = try Shell.run(script, environment: ["IMGFETCH_CACHE_DIR": cacheDirectory.path])
+
+        XCTAssertEqual(result.stdout.trimmingCharacters(in: .whitespacesAndNewlines), "141")
+        let stderr = try String(contentsOf: directory.path("err"), encoding: .utf8)
+        let summary = try XCTUnwrap(lines(stderr).last)
+        XCTAssertTrue(summary.hasPrefix("prefetch: 0 fetched, 0 already cached, "), summary)
+        XCTAssertFalse(summary.contains(" 3000 failed"), "the run stops once stdout is closed: \(summary)")
+    }
+
+    func testClosedStdoutOfCacheOnlyMissesExits141() throws {
         // --cache-only misses are quick; 3000 JSON lines overflow the pipe that `head` closes.
         let list = try writeList((0..<3000).map { url("/gray.png", ["n": "\($0)"]) })
         let script = "\(Shell.quote(Imgfetch.binary.path)) prefetch -q --json --cache-only \(Shell.quote(list)) 2>/dev/null "
@@ -124,7 +139,7 @@ final class PrefetchCommandTests: EndToEndTestCase {
 
         let result = try Shell.run(script, environment: ["IMGFETCH_CACHE_DIR": cacheDirectory.path])
 
-        XCTAssertEqual(result.stdout.trimmingCharacters(in: .whitespacesAndNewlines), "0")
+        XCTAssertEqual(result.stdout.trimmingCharacters(in: .whitespacesAndNewlines), "141")
     }
 
     func testLastLineWithoutNewlineIsRead() throws {

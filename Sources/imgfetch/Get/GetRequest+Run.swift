@@ -47,7 +47,7 @@ extension GetRequest {
         }
         display.finish()
         stdout.flush()
-        let status = stdout.isClosed ? .success : ExitStatus.combining(failures, total: urls.count)
+        let status = stdout.isClosed ? .outputClosed : ExitStatus.combining(failures, total: urls.count)
         if status != .success { throw status.exitCode }
     }
 

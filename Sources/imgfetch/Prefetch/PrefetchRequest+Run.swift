@@ -44,7 +44,9 @@ extension PrefetchRequest {
             throw ExitStatus.fileError.exitCode
         }
         if !settings.quiet { Terminal.writeError(summary.text + "\n") }
+        // A closed stdout ended the run early: whatever failed or not, it did not finish.
+        if stdout.isClosed { throw ExitStatus.outputClosed.exitCode }
         let status = failures.status(failed: summary.failed, total: summary.total)
-        if status != .success, !stdout.isClosed { throw status.exitCode }
+        if status != .success { throw status.exitCode }
     }
 }
