@@ -8,6 +8,8 @@ extension CacheCommand {
         static let configuration = CommandConfiguration(
             commandName: "purge",
             abstract: "Remove cached entries, or clear the failed-URL list.",
+            // Shorter than the generated one, which lists every option and runs past 80 columns.
+            usage: "imgfetch cache purge [<options>] [<url> ...]",
             discussion: "Give URLs, or at least one of the flags. Purging a URL that is not cached is not an error.")
 
         @Argument(help: ArgumentHelp("URLs whose entries to remove.", valueName: "url"))

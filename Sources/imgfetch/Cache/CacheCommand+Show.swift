@@ -7,7 +7,9 @@ extension CacheCommand {
     struct Show: ParsableCommand {
         static let configuration = CommandConfiguration(
             commandName: "show",
-            abstract: "Show everything stored about one URL's entry: key, file, validators, times.")
+            abstract: "Show everything stored about one URL's entry: key, file, validators, times.",
+            // Shorter than the generated one, which lists every option and runs past 80 columns.
+            usage: "imgfetch cache show [<options>] <url>")
 
         @Argument(help: ArgumentHelp("The URL whose entry to show.", valueName: "url"))
         var url: String

@@ -8,6 +8,8 @@ extension CacheCommand {
         static let configuration = CommandConfiguration(
             commandName: "verify",
             abstract: "Re-check every entry's file and image data; with --fix, remove what is damaged.",
+            // Shorter than the generated one, which lists every option and runs past 80 columns.
+            usage: "imgfetch cache verify [<options>]",
             discussion: """
                 Prints one line per damaged entry on stdout (tab-separated: file, URL, reason) and a \
                 summary on stderr. Exits 1 when damage was found and not fixed.
