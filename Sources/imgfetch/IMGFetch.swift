@@ -37,7 +37,7 @@ struct IMGFetch: AsyncParsableCommand {
         ("CACHE/index.sqlite", "The index: entries, validators, times, failed URLs."),
         ("CACHE/index.sqlite-*", "Its write-ahead log and shared memory, kept between runs."),
         ("CACHE/keys.lock", "Per-key locks: processes fetch a URL only once."),
-        ("CACHE/x/*.tmp", "Files being written (leftovers are swept by trim)."),
+        ("CACHE/x/*.tmp", "Files being written; a killed writer's are counted by cache verify and removed by trim and verify --fix after an hour."),
         ("CACHE/CACHEDIR.TAG", "Tells backup tools the directory is a cache."),
     ]
 

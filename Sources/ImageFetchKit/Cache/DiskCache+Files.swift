@@ -47,6 +47,7 @@ extension DiskCache {
             descriptor = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
         }
         guard descriptor >= 0 else { throw .cannotWrite(path: path, cause: errnoDescription()) }
+        Self.beginWrite(path)
         var failure: Int32 = 0
         data.withUnsafeBytes { buffer in
             var offset = 0
@@ -63,7 +64,7 @@ extension DiskCache {
         if failure == 0, configuration.durability == .powerLoss, fsync(descriptor) != 0 { failure = errno }
         close(descriptor)
         guard failure == 0 else {
-            unlink(path)
+            Self.discardTemporaryFile(path)
             throw .cannotWrite(path: path, cause: errnoDescription(failure))
         }
         return path
@@ -76,6 +77,7 @@ extension DiskCache {
         guard Glibc.rename(temporaryFile, destination) == 0 else {
             throw .cannotWrite(path: destination, cause: errnoDescription())
         }
+        endWrite(temporaryFile)
         if durability == .powerLoss {
             syncDirectory(FilePath.parent(of: destination))
         }
@@ -118,6 +120,11 @@ extension DiskCache {
     /// `shard` limits the scan to one shard folder.
     func entryFilesOnDisk(shard only: String? = nil) -> [String] {
         filesInShards(only).filter { !$0.hasSuffix(Self.temporaryFileSuffix) }
+    }
+
+    /// The relative paths of the temporary files in the shard folders (a directory scan).
+    func temporaryFilesOnDisk() -> [String] {
+        filesInShards(nil).filter { $0.hasSuffix(Self.temporaryFileSuffix) }
     }
 
     /// One or two lowercase hex digits: today's shard folders, and those of caches written before.

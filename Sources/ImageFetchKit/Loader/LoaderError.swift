@@ -71,6 +71,12 @@ public enum LoaderError: Error, Sendable, CustomStringConvertible {
         }
     }
 
+    /// Whether the load ended because its task was cancelled (its transfer stopped).
+    public var isCancellation: Bool {
+        if case .download(_, let error) = self, error.kind == .cancelled { return true }
+        return false
+    }
+
     /// The cause alone, as one sentence, without the URL (the command line prefixes it).
     public var reason: String {
         switch self {

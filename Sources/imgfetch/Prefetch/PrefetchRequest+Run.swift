@@ -1,9 +1,17 @@
 import FoundationEssentials
+import Glibc
 import ImageFetchKit
+import Synchronization
 
 extension PrefetchRequest {
     /// Loads every URL of the list, printing JSON Lines if asked and a summary; throws the exit
-    /// code when any failed.
+    /// code when any failed, when stdout closed early, or when a stop signal ended the run.
+    ///
+    /// SIGINT, SIGTERM and SIGHUP stop the run: no new loads start, running transfers are
+    /// cancelled, stores already writing finish (so no temporary file stays), and the summary so
+    /// far is printed before exiting 130 (SIGINT) or 143. A second stop signal exits at once,
+    /// after removing the temporary files of the stores still writing. The first one is
+    /// acknowledged on stderr, even with `-q`: it says how to exit at once.
     func run() async throws {
         Terminal.prepare()
         let reader: URLListReader
@@ -19,31 +27,56 @@ extension PrefetchRequest {
         let loader = try settings.makeLoader(concurrency: jobs, memoryCostLimit: 1024 * 1024)
         let stdout = StandardOutput.shared
         let display = ProgressDisplay(quiet: settings.quiet, total: nil) { reader.fractionRead }
-        let (json, verbose) = (self.json, settings.verbose)
+        let (json, verbose, options) = (self.json, settings.verbose, settings.load)
         let failures = FailureTally()
 
         // Twice as many loads as transfers: while some loads validate and store, the next
         // transfers are already queued, so the network never waits on the disk.
-        let summary = await ImagePrefetcher(loader: loader, concurrency: 2 * jobs).prefetch(
-            reader, options: settings.load, shouldContinue: { !stdout.isClosed }
-        ) { event in
-            switch event {
-            case .progress(let url, let progress):
-                display.transfer(url, progress: progress)
-            case .finished(let result):
-                display.finished(result)
-                if let error = result.error { failures.record(error) }
-                if let line = result.errorLine { display.message(line) } else if verbose { display.message(result.verboseLine) }
-                if json { stdout.writeLine(result.jsonLine) }
+        let prefetcher = ImagePrefetcher(loader: loader, concurrency: 2 * jobs)
+        // Watching starts before the run, so no signal finds the default action (death, with
+        // temporary files left); one that comes before the run's task exists cancels it at once.
+        let stopSignal = Mutex<Int32?>(nil)
+        let running = Mutex<Task<PrefetchSummary, Never>?>(nil)
+        StopSignals.watch { signal, count in
+            if count == 1 {
+                // Said before cancelling, so it comes before the summary the cancelled run prints.
+                display.message("imgfetch: stopping: no new transfers, the running ones cancelled; signal again to exit at once.")
+                stopSignal.withLock { $0 = signal }
+                running.withLock { $0 }?.cancel()
+                return
+            }
+            // Asked twice: the user is not waiting for the running stores.
+            DiskCache.removeWritesInProgress()
+            display.finish()
+            stdout.flush()
+            let first = stopSignal.withLock { $0 } ?? signal
+            Glibc._exit(StopSignals.exitStatus(for: first).rawValue)
+        }
+        let work = Task.detached {
+            await prefetcher.prefetch(reader, options: options, shouldContinue: { !stdout.isClosed }) { event in
+                switch event {
+                case .progress(let url, let progress):
+                    display.transfer(url, progress: progress)
+                case .finished(let result):
+                    display.finished(result)
+                    if let error = result.error { failures.record(error) }
+                    if let line = result.errorLine { display.message(line) } else if verbose { display.message(result.verboseLine) }
+                    if json { stdout.writeLine(result.jsonLine) }
+                }
             }
         }
+        running.withLock { $0 = work }
+        if stopSignal.withLock({ $0 }) != nil { work.cancel() }
+        let summary = await work.value
         display.finish()
         stdout.flush()
         if let error = reader.error {
             Terminal.writeError("imgfetch: \(error)\n")
             throw ExitStatus.fileError.exitCode
         }
-        if !settings.quiet { Terminal.writeError(summary.text + "\n") }
+        let signal = stopSignal.withLock { $0 }
+        if !settings.quiet { Terminal.writeError(summary.text + (signal == nil ? "" : " (stopped by a signal)") + "\n") }
+        if let signal { throw StopSignals.exitStatus(for: signal).exitCode }
         // A closed stdout ended the run early: whatever failed or not, it did not finish.
         if stdout.isClosed { throw ExitStatus.outputClosed.exitCode }
         let status = failures.status(failed: summary.failed, total: summary.total)
