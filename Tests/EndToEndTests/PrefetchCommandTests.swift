@@ -142,6 +142,46 @@ final class PrefetchCommandTests: EndToEndTestCase {
         XCTAssertEqual(result.stdout.trimmingCharacters(in: .whitespacesAndNewlines), "141")
     }
 
+    func testBadListLinesAreReportedByLineNumberAndTheRestFetched() throws {
+        var bytes: [UInt8] = [0xEF, 0xBB, 0xBF] + Array("\(url("/gray.png"))\r\n".utf8)
+        bytes += Array("\(url("/alpha.png"))/\u{0}\n".utf8)
+        bytes += Array("http://127.0.0.1/".utf8) + Array(repeating: UInt8(ascii: "z"), count: 1 << 20) + [0x0A]
+        bytes += Array("\(url("/palette.png"))\r\n".utf8)
+        let list = try directory.write(Data(bytes), to: "list.txt").path
+
+        let result = try imgfetch(["prefetch", "--json", "-j", "1", list])
+
+        XCTAssertEqual(result.status, 1, "some lines failed")
+        let errors = lines(result.stderr).filter { !$0.hasPrefix("prefetch:") }
+        XCTAssertEqual(errors.count, 2, result.stderr)
+        XCTAssertTrue(errors[0].hasPrefix("imgfetch: \(list):2: \(url("/alpha.png"))/\u{FFFD}: The line holds a control character"), errors[0])
+        XCTAssertTrue(errors[1].hasPrefix("imgfetch: \(list):3: http://127.0.0.1/zzz"), errors[1])
+        XCTAssertTrue(errors[1].hasSuffix("…: The line is 1048593 bytes long, over the limit of 65536; skipped."), errors[1])
+        XCTAssertLessThan(result.stderr.utf8.count, 1000, "the long line is not echoed whole")
+        XCTAssertLessThan(result.stdout.utf8.count, 2000, "nor in the JSON")
+        let objects = try jsonObjects(result.stdout)
+        XCTAssertEqual(objects.compactMap { $0["line"] as? Int }.sorted(), [2, 3])
+        XCTAssertTrue(result.stderr.contains("prefetch: 2 fetched, 0 already cached, 2 failed"), result.stderr)
+        XCTAssertEqual(Set(try cachedEntries().map(\.url)), [url("/gray.png"), url("/palette.png")])
+    }
+
+    func testAHundredThousandLinesOfWhichHalfAreBadAreAllAccountedFor() throws {
+        // Odd lines are URLs (five images, so the run is mostly memory and disk hits), even lines
+        // are not URLs.
+        let images = ["/gray.png", "/alpha.png", "/palette.png", "/gray.jpg", "/static.gif"].map { url($0) }
+        let text = (0..<50_000).map { "\(images[$0 % images.count])\nnot-a-url-\($0)" }.joined(separator: "\n") + "\n"
+        let list = try directory.write(Data(text.utf8), to: "list.txt").path
+
+        let result = try imgfetch(["prefetch", list])
+
+        XCTAssertEqual(result.status, 1, "half failed")
+        let errors = lines(result.stderr).filter { !$0.hasPrefix("prefetch:") }
+        XCTAssertEqual(errors.count, 50_000)
+        XCTAssertEqual(errors.first, "imgfetch: \(list):2: not-a-url-0: Not an absolute http or https URL; skipped.")
+        XCTAssertEqual(errors.last, "imgfetch: \(list):100000: not-a-url-49999: Not an absolute http or https URL; skipped.")
+        XCTAssertTrue(result.stderr.contains("prefetch: 5 fetched, 49995 already cached, 50000 failed"), String(result.stderr.suffix(200)))
+    }
+
     func testLastLineWithoutNewlineIsRead() throws {
         let list = try directory.write(Data("\(url("/gray.png"))\n\(url("/palette.png"))".utf8), to: "list.txt").path
 

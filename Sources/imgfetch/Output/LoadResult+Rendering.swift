@@ -31,3 +31,14 @@ extension LoadResult {
         return "imgfetch: failed \(ms)ms \(url)"
     }
 }
+
+extension URLListReader.RejectedLine {
+    /// The `--json` object for a skipped line: its excerpt as `url`, its `line` number and the `error`.
+    var jsonLine: String {
+        var json = JSONLine()
+        json.add("url", excerpt)
+        json.add("line", number)
+        json.add("error", reason)
+        return json.text
+    }
+}

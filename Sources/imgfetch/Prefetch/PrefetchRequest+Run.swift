@@ -14,21 +14,30 @@ extension PrefetchRequest {
     /// acknowledged on stderr, even with `-q`: it says how to exit at once.
     func run() async throws {
         Terminal.prepare()
+        let stdout = StandardOutput.shared
+        let (json, verbose, options) = (self.json, settings.verbose, settings.load)
+        let failures = FailureTally()
+        let openedReader = Mutex<URLListReader?>(nil)
+        let display = ProgressDisplay(quiet: settings.quiet, total: nil) { openedReader.withLock { $0 }?.fractionRead }
+        let listName = list == "-" ? "standard input" : list
+        let rejectedLines = Atomic<Int>(0)
         let reader: URLListReader
         do {
-            reader = try URLListReader(path: list)
+            reader = try URLListReader(path: list) { line in
+                rejectedLines.add(1, ordering: .relaxed)
+                failures.record(.usage)
+                display.message("imgfetch: \(listName):\(line.number): \(line.excerpt): \(line.reason)")
+                if json { stdout.writeLine(line.jsonLine) }
+            }
         } catch {
             Terminal.writeError("imgfetch: \(error)\n")
             throw ExitStatus.fileError.exitCode
         }
+        openedReader.withLock { $0 = reader }
         // A small memory cache keeps a long run flat: it only has to catch repeats close together
         // (about 1000 recent entries; loads in flight share their result anyway); anything older is
         // a disk hit.
         let loader = try settings.makeLoader(concurrency: jobs, memoryCostLimit: 1024 * 1024)
-        let stdout = StandardOutput.shared
-        let display = ProgressDisplay(quiet: settings.quiet, total: nil) { reader.fractionRead }
-        let (json, verbose, options) = (self.json, settings.verbose, settings.load)
-        let failures = FailureTally()
 
         // Twice as many loads as transfers: while some loads validate and store, the next
         // transfers are already queued, so the network never waits on the disk.
@@ -67,7 +76,8 @@ extension PrefetchRequest {
         }
         running.withLock { $0 = work }
         if stopSignal.withLock({ $0 }) != nil { work.cancel() }
-        let summary = await work.value
+        var summary = await work.value
+        summary.failed += rejectedLines.load(ordering: .relaxed)
         display.finish()
         stdout.flush()
         if let error = reader.error {
