@@ -94,6 +94,28 @@ final class PrefetchCommandTests: EndToEndTestCase {
         XCTAssertTrue(result.stderr.contains("not a readable file"), result.stderr)
     }
 
+    func testAnUnknownOptionWithAValueIsNamedNotTakenForTheList() throws {
+        let list = try writeList([url("/gray.png")])
+
+        let result = try imgfetch(["prefetch", "--unknown-option", "VALUE", list])
+
+        XCTAssertEqual(result.status, 2)
+        XCTAssertTrue(result.stderr.hasPrefix("Error: Unknown option '--unknown-option'"), result.stderr)
+        XCTAssertFalse(result.stderr.contains("VALUE"), result.stderr)
+        XCTAssertEqual(try requests("/gray.png"), 0)
+    }
+
+    func testACacheDirectoryThatCannotBeCreatedIsCalledADirectory() throws {
+        try directory.write(Data("x".utf8), to: "plain-file")
+        let list = try writeList([url("/gray.png")])
+
+        let result = try imgfetch(["prefetch", "--cache-dir", directory.path("plain-file/cache").path, list])
+
+        XCTAssertEqual(result.status, 8)
+        XCTAssertTrue(result.stderr.contains(": Cannot create the cache directory \(directory.path("plain-file/cache").path): "), result.stderr)
+        XCTAssertFalse(result.stderr.contains("cache file"), result.stderr)
+    }
+
     func testQuietDropsTheSummaryButKeepsErrors() throws {
         let list = try writeList([url("/gray.png"), url("/nope.png")])
 

@@ -76,7 +76,7 @@ public final class ImageLoader: Sendable {
             } catch let error as DiskCache.Error {
                 state = .failed(error)
             } catch {
-                state = .failed(.cannotWrite(path: configuration.cacheDirectory, cause: SystemErrorText.describe(error)))
+                state = .failed(.cannotCreateDirectory(path: configuration.cacheDirectory, cause: SystemErrorText.describe(error)))
             }
             opened = state
             return state

@@ -13,6 +13,7 @@ extension PrefetchRequest {
     /// after removing the temporary files of the stores still writing. The first one is
     /// acknowledged on stderr, even with `-q`: it says how to exit at once.
     func run() async throws {
+        try validateList()
         Terminal.prepare()
         let stdout = StandardOutput.shared
         let (json, verbose, options) = (self.json, settings.verbose, settings.load)
