@@ -8,6 +8,9 @@ extension DiskCache {
         case index(directory: String, operation: String, message: String, busy: Bool)
         /// The index was written by a newer imgfetch whose schema this one does not know.
         case newerIndexVersion(directory: String, version: Int)
+        /// The cache directory is not safe to use (another user's, or writable by others), not a
+        /// directory, or not writable.
+        case unusableDirectory(CacheLocation.Error)
         /// The cache directory (or one of its parents) could not be created.
         case cannotCreateDirectory(path: String, cause: String)
         /// Writing, renaming or creating a file or folder failed.
@@ -25,6 +28,8 @@ extension DiskCache {
                     : "The cache index in \(directory) failed while \(operation): \(message). Run 'imgfetch cache verify --fix' or remove the directory."
             case .newerIndexVersion(let directory, let version):
                 "The cache in \(directory) was written by a newer imgfetch (index version \(version)); upgrade imgfetch or use another --cache-dir."
+            case .unusableDirectory(let error):
+                error.description
             case .cannotCreateDirectory(let path, let cause):
                 "Cannot create the cache directory \(path): \(cause). Pass --cache-dir or set IMGFETCH_CACHE_DIR to a directory you can write."
             case .cannotWrite(let path, let cause):

@@ -31,6 +31,7 @@ extension DiskCache {
     /// `.powerLoss`, synced) when this returns; it is not yet visible as an entry.
     func writeTemporaryFile(_ data: Data, for key: CacheKey) throws(Error) -> String {
         let shard = absolutePath(key.shard)
+        try replaceIfNotADirectory(shard)
         // pid + a per-process counter is unique among live writers and costs no syscall (UUID()
         // reads /dev/urandom); a dead writer's leftover with the same name makes O_EXCL fail and
         // the next number is tried.
@@ -70,6 +71,17 @@ extension DiskCache {
         return path
     }
 
+    /// Nothing inside the cache is followed: a shard folder that is a symbolic link (or any other
+    /// non-directory) is removed, so the write that follows makes a real folder instead of writing
+    /// through the link. One `lstat` per store.
+    private func replaceIfNotADirectory(_ folder: String) throws(Error) {
+        var info = stat()
+        guard lstat(folder, &info) == 0, info.st_mode & S_IFMT != S_IFDIR else { return }
+        guard unlink(folder) == 0 || errno == ENOENT else {
+            throw .cannotWrite(path: folder, cause: "it is not a folder and cannot be removed: \(errnoDescription())")
+        }
+    }
+
     /// Renames a finished temporary file (written by `writeTemporaryFile(_:for:)`, so in the
     /// same folder as `destination`) into place, and with `.powerLoss` makes the rename durable.
     /// Call only inside an index write transaction (see `DiskCache` on why).
@@ -91,10 +103,11 @@ extension DiskCache {
         close(descriptor)
     }
 
-    /// The size of the file at `path` in bytes, or nil if there is no regular file.
+    /// The size of the file at `path` in bytes, or nil if there is no regular file there (a
+    /// symbolic link is not followed: an entry replaced by one counts as missing).
     static func fileSize(_ path: String) -> Int64? {
         var info = stat()
-        guard stat(path, &info) == 0, info.st_mode & S_IFMT == S_IFREG else { return nil }
+        guard lstat(path, &info) == 0, info.st_mode & S_IFMT == S_IFREG else { return nil }
         return Int64(info.st_size)
     }
 
@@ -138,6 +151,9 @@ extension DiskCache {
         guard let shards = only.map({ [$0] }) ?? (try? manager.contentsOfDirectory(atPath: directory)) else { return [] }
         var files: [String] = []
         for shard in shards where Self.isShardFolderName(shard) {
+            // A shard that is a symbolic link is not scanned: its files are not the cache's to delete.
+            var info = stat()
+            guard lstat(directory + "/" + shard, &info) == 0, info.st_mode & S_IFMT == S_IFDIR else { continue }
             guard let names = try? manager.contentsOfDirectory(atPath: directory + "/" + shard) else { continue }
             files.append(contentsOf: names.map { shard + "/" + $0 })
         }

@@ -70,7 +70,10 @@ extension DiskCache {
     }
 
     private static func openIndexOnce(directory: String, configuration: DiskCacheConfiguration) throws(Error) -> SQLiteDatabase {
-        let path = FilePath.join(directory, indexFileName)
+        // The index is opened without following links (SQLITE_OPEN_NOFOLLOW refuses one anywhere
+        // in the path), so the path starts from the directory's real location: the directory
+        // itself may be a link that moves the cache to another disk.
+        let path = FilePath.join(FilePath.resolvingLinks(directory), indexFileName)
         func failed(_ operation: String) -> (SQLiteDatabase.Failure) -> Error {
             { .index(directory: directory, operation: operation, message: $0.message, busy: $0.isBusy) }
         }

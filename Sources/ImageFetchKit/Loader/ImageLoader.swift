@@ -23,6 +23,16 @@ public final class ImageLoader: Sendable {
     private let openedInFlight = Mutex<InFlightLoads?>(nil)
     private let openedDiskCache = Mutex<DiskCacheState?>(nil)
     private let openedDataLoader = Mutex<(any DataLoading)?>(nil)
+    /// Whether the cache directory passed `CacheLocation.checkSafety`, checked once before the
+    /// first stamped hit (one `stat`): nil until then.
+    private let checkedDirectory = Mutex<DirectoryCheck?>(nil)
+
+    enum DirectoryCheck {
+        case safe
+        /// No directory yet: no stamped hit is possible.
+        case missing
+        case unsafe(DiskCache.Error)
+    }
 
     /// The disk cache once opened, or why it could not be (a `Result` would cost a hit a scan).
     private enum DiskCacheState {
@@ -84,6 +94,21 @@ public final class ImageLoader: Sendable {
         switch state {
         case .open(let cache): return cache
         case .failed(let error): throw error
+        }
+    }
+
+    /// The cache directory's safety, checked at the first call.
+    var directoryCheck: DirectoryCheck {
+        checkedDirectory.withLock { checked in
+            if let checked { return checked }
+            let check: DirectoryCheck
+            do throws(CacheLocation.Error) {
+                check = try CacheLocation.checkSafety(of: FilePath.standardize(configuration.cacheDirectory)) == .safe ? .safe : .missing
+            } catch {
+                check = .unsafe(.unusableDirectory(error))
+            }
+            checked = check
+            return check
         }
     }
 
