@@ -43,7 +43,14 @@ extension DiskCache {
     }
 }
 
-/// The text of the current `errno`, for error causes.
+/// The text of the current `errno`, for error causes; the conditions a user must act on (a full
+/// disk, a quota, a failing disk) in words that say so, with the system's own in parentheses.
 func errnoDescription(_ code: Int32 = errno) -> String {
-    String(cString: strerror(code))
+    let system = String(cString: strerror(code))
+    switch code {
+    case ENOSPC: return "the disk is full (\(system)); free some space, or keep the cache smaller with 'imgfetch cache trim --max-size'"
+    case EDQUOT: return "the disk quota is exceeded (\(system)); free some space, or keep the cache smaller with 'imgfetch cache trim --max-size'"
+    case EIO: return "an I/O error (\(system)): the disk or filesystem may be failing"
+    default: return system
+    }
 }

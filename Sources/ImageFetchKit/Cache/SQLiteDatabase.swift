@@ -11,6 +11,10 @@ final class SQLiteDatabase {
         var message: String
         /// SQLITE_BUSY or SQLITE_LOCKED: another process held the database past the busy timeout.
         var isBusy: Bool { code & 0xff == SQLITE_BUSY || code & 0xff == SQLITE_LOCKED }
+        /// SQLITE_FULL: the disk (or quota) is full.
+        var isDiskFull: Bool { code & 0xff == SQLITE_FULL }
+        /// SQLITE_IOERR: the operating system reported an I/O error.
+        var isIOError: Bool { code & 0xff == SQLITE_IOERR }
     }
 
     /// A value bound to a `?` parameter.
