@@ -1,3 +1,4 @@
+import CGlibcExtras
 import Glibc
 
 /// The rule a cache directory must pass before imgfetch reads or writes it, as ssh's StrictModes
@@ -30,7 +31,8 @@ extension CacheLocation {
         guard info.st_mode & S_IFMT == S_IFDIR else {
             throw .notUsable(directory: directory, cause: "it is not a directory")
         }
-        let user = geteuid()
+        // From the auxiliary vector the kernel gave the process: no system call, unlike geteuid().
+        let user = uid_t(truncatingIfNeeded: getauxval(UInt(AT_EUID)))
         guard info.st_uid == user else {
             throw .unsafe(directory: directory, reason: "it belongs to another user (uid \(info.st_uid), you are \(user))",
                           remedy: "use a directory of your own (--cache-dir or IMGFETCH_CACHE_DIR), or have its owner give it to you (chown)")

@@ -23,9 +23,11 @@ public final class ImageLoader: Sendable {
     private let openedInFlight = Mutex<InFlightLoads?>(nil)
     private let openedDiskCache = Mutex<DiskCacheState?>(nil)
     private let openedDataLoader = Mutex<(any DataLoading)?>(nil)
-    /// Whether the cache directory passed `CacheLocation.checkSafety`, checked once before the
-    /// first stamped hit (one `stat`): nil until then.
-    private let checkedDirectory = Mutex<DirectoryCheck?>(nil)
+    /// What `CacheLocation.checkSafety` said of the cache directory, checked once before the first
+    /// stamped hit (one `stat`): 0 not yet, 1 safe, 2 missing. An atomic, not a `Mutex`: the first
+    /// lock a thread takes costs a `gettid` system call, and this is on every hit's path. An
+    /// unsafe directory is not remembered: the check runs again, on a path that only fails.
+    private let checkedDirectory = Atomic<Int>(0)
 
     enum DirectoryCheck {
         case safe
@@ -99,16 +101,17 @@ public final class ImageLoader: Sendable {
 
     /// The cache directory's safety, checked at the first call.
     var directoryCheck: DirectoryCheck {
-        checkedDirectory.withLock { checked in
-            if let checked { return checked }
-            let check: DirectoryCheck
-            do throws(CacheLocation.Error) {
-                check = try CacheLocation.checkSafety(of: FilePath.standardize(configuration.cacheDirectory)) == .safe ? .safe : .missing
-            } catch {
-                check = .unsafe(.unusableDirectory(error))
-            }
-            checked = check
-            return check
+        switch checkedDirectory.load(ordering: .relaxed) {
+        case 1: return .safe
+        case 2: return .missing
+        default: break
+        }
+        do throws(CacheLocation.Error) {
+            let safety = try CacheLocation.checkSafety(of: FilePath.standardize(configuration.cacheDirectory))
+            checkedDirectory.store(safety == .safe ? 1 : 2, ordering: .relaxed)
+            return safety == .safe ? .safe : .missing
+        } catch {
+            return .unsafe(.unusableDirectory(error))
         }
     }
 
