@@ -36,7 +36,7 @@ struct InfoCommand: AsyncParsableCommand {
                 switch await inspect(url: path, with: loader) {
                 case .success(let line): out.writeLine(line)
                 case .failure(let failure):
-                    Terminal.writeError("imgfetch: \(path): \(failure.reason)\n")
+                    Terminal.writeError("imgfetch: \(URL.redacting(path)): \(failure.reason)\n")
                     failures.append(failure.status)
                 }
                 continue

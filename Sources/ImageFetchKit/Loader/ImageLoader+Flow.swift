@@ -121,7 +121,7 @@ extension ImageLoader {
     private func checkFailedList(_ url: URL, options: LoadOptions, cache: DiskCache) throws(LoaderError) {
         guard !options.retryFailed else { return }
         let failure: FailedURL?
-        do { failure = try cache.failure(for: url.absoluteString) } catch { throw .cache(url, error) }
+        do { failure = try cache.failure(for: url.redactedString) } catch { throw .cache(url, error) }
         if let failure { throw .blocked(url, reason: failure.reason, failedAt: failure.failedAt) }
     }
 }

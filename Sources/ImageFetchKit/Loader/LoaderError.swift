@@ -37,7 +37,7 @@ public enum LoaderError: Error, Sendable, CustomStringConvertible {
         switch self {
         case .invalidURL(let text): text
         case .notCached(let url), .blocked(let url, _, _), .download(let url, _), .invalidImage(let url, _), .cache(let url, _):
-            url.absoluteString
+            url.redactedString
         }
     }
 

@@ -34,7 +34,7 @@ extension CacheCommand {
                 throw ValidationError("--older-than '\(olderThan)' is not a duration like 90s, 12h or 7d.")
             }
             for url in urls where URL(string: url)?.scheme == nil {
-                throw ValidationError("'\(url)' is not an absolute URL.")
+                throw ValidationError("'\(URL.redacting(url))' is not an absolute URL.")
             }
         }
 

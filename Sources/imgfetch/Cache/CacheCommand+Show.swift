@@ -21,7 +21,7 @@ extension CacheCommand {
         func run() throws {
             Terminal.prepare()
             guard let parsed = URL(string: url), parsed.scheme != nil else {
-                Terminal.writeError("imgfetch: \(url): Not an absolute http or https URL.\n")
+                Terminal.writeError("imgfetch: \(URL.redacting(url)): Not an absolute http or https URL.\n")
                 throw ExitStatus.usage.exitCode
             }
             let cache = try location.openCache()
@@ -30,7 +30,7 @@ extension CacheCommand {
                 throw CacheCommand.fail(error)
             }
             guard let entry else {
-                Terminal.writeError("imgfetch: \(url): Not in the cache.\n")
+                Terminal.writeError("imgfetch: \(URL.redacting(url)): Not in the cache.\n")
                 throw ExitStatus.cacheMiss.exitCode
             }
             let out = StandardOutput.shared

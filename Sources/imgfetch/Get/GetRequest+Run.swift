@@ -62,14 +62,14 @@ extension GetRequest {
                 stdout.write(try image.contents())
                 return nil
             } catch {
-                return ("imgfetch: \(url): Cannot read the cached image: \(SystemErrorText.describe(error)).", .fileError)
+                return ("imgfetch: \(URL.redacting(url)): Cannot read the cached image: \(SystemErrorText.describe(error)).", .fileError)
             }
         case let path?:
             do {
                 try image.contents().write(to: URL(fileURLWithPath: path), options: .atomic)
                 return nil
             } catch {
-                return ("imgfetch: \(url): Cannot write \(path): \(SystemErrorText.describe(error)).", .fileError)
+                return ("imgfetch: \(URL.redacting(url)): Cannot write \(path): \(SystemErrorText.describe(error)).", .fileError)
             }
         }
     }
