@@ -19,7 +19,10 @@ extension PrefetchRequest {
         let (json, verbose, options) = (self.json, settings.verbose, settings.load)
         let failures = FailureTally()
         let openedReader = Mutex<URLListReader?>(nil)
-        let display = ProgressDisplay(quiet: settings.quiet, total: nil) { openedReader.withLock { $0 }?.fractionRead }
+        // A list file is counted first (one quick pass) when a progress line will show it, for a
+        // total, a percentage and an ETA; standard input is streamed, with no total.
+        let total = !settings.quiet && Terminal.stderrIsTerminal ? URLListReader.countEntries(path: list) : nil
+        let display = ProgressDisplay(quiet: settings.quiet, total: total) { openedReader.withLock { $0 }?.fractionRead }
         let listName = list == "-" ? "standard input" : list
         let rejectedLines = Atomic<Int>(0)
         let reader: URLListReader
@@ -27,6 +30,7 @@ extension PrefetchRequest {
             reader = try URLListReader(path: list) { line in
                 rejectedLines.add(1, ordering: .relaxed)
                 failures.record(.usage)
+                display.skipped()
                 display.message("imgfetch: \(listName):\(line.number): \(line.excerpt): \(line.reason)")
                 if json { stdout.writeLine(line.jsonLine) }
             }

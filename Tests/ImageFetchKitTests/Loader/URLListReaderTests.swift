@@ -86,6 +86,16 @@ final class URLListReaderTests: XCTestCase {
         XCTAssertEqual(reader.fractionRead, 1)
     }
 
+    func testCountingEntriesSkipsBlankLinesCommentsAndTheByteOrderMark() throws {
+        let directory = try TemporaryDirectory(prefix: "imgfetch-list")
+        let text = [0xEF, 0xBB, 0xBF] + Array("# header\r\n\nhttp://a/1\r\n  # indented\n\t\nnot a url\nhttp://a/2".utf8)
+        let file = try directory.write(Data(text), to: "list.txt")
+
+        XCTAssertEqual(URLListReader.countEntries(path: file.path), 3)
+        XCTAssertNil(URLListReader.countEntries(path: "-"), "standard input is streamed, never counted")
+        XCTAssertNil(URLListReader.countEntries(path: "/nonexistent/list.txt"))
+    }
+
     func testAMissingFileIsATypedErrorNamingIt() {
         XCTAssertThrowsError(try URLListReader(path: "/nonexistent/list.txt")) { error in
             XCTAssertEqual((error as? URLListReader.Error)?.description, "Cannot open the URL list /nonexistent/list.txt: No such file or directory.")
