@@ -1,7 +1,9 @@
 #include "CCurl.h"
 
 #include "CLibraryLoading.h"
+#include <locale.h>
 #include <pthread.h>
+#include <string.h>
 
 // The libcurl entry points imgfetch uses, resolved from the shared library at first use.
 static struct {
@@ -54,6 +56,15 @@ static void load(void) {
     // curl_easy_header needs 7.84.
     loaded = imgfetch_load_library("libcurl.so.4", "Debian package libcurl4, libcurl 7.84 or later", symbols,
                                    sizeof symbols / sizeof *symbols, load_error, sizeof load_error);
+    // libcurl converts an internationalised host name with libidn2's idn2_lookup_ul, which reads
+    // the name in the locale's character set; imgfetch hands it UTF-8, and a process starts in
+    // the "C" locale, where every non-ASCII byte is invalid ("URL using bad/illegal format").
+    // Character classification only (LC_CTYPE), only if no locale was chosen, and here, once,
+    // before any transfer: only a fetch pays for it.
+    const char *current = setlocale(LC_CTYPE, NULL);
+    if (loaded && current && (strcmp(current, "C") == 0 || strcmp(current, "POSIX") == 0)) {
+        setlocale(LC_CTYPE, "C.UTF-8");
+    }
 }
 
 const char *imgfetch_curl_load(void) {

@@ -16,6 +16,13 @@ enum ExitStatus: Int32, CaseIterable, Sendable {
     case cacheMiss = 6
     case blockedAsFailed = 7
     case fileError = 8
+    /// SIGINT (Ctrl-C): 128 + the signal's number, as a shell reports a process the signal killed.
+    case interrupted = 130
+    /// Standard output closed before the run finished: 128 + SIGPIPE, the status a shell shows for
+    /// a filter that stopped writing because its reader went away (`imgfetch … | head`).
+    case outputClosed = 141
+    /// SIGTERM or SIGHUP: 128 + SIGTERM's number.
+    case terminated = 143
 
     var exitCode: ExitCode { ExitCode(rawValue) }
 
@@ -60,6 +67,9 @@ extension ExitStatus {
         case .cacheMiss: "Not cached (--cache-only, cache show)."
         case .blockedAsFailed: "The URL is on the failed-URL list; --retry-failed fetches it."
         case .fileError: "A local file or the cache could not be read or written, or a codec library could not be loaded."
+        case .interrupted: "Interrupted (SIGINT): the run stopped early; its summary counts what finished."
+        case .outputClosed: "Standard output was closed (a pipe's reader went away) before the run finished."
+        case .terminated: "Terminated (SIGTERM or SIGHUP): the run stopped early, as for SIGINT."
         }
     }
 }

@@ -29,20 +29,24 @@ struct IMGFetch: AsyncParsableCommand {
                                   all_proxy, no_proxy).
 
             FILES:
-              CACHE/x/HASH.EXT    An image: SHA-256 of its key, the format's extension. Its
-                                  user.imgfetch attribute answers hits without the index.
-              CACHE/index.sqlite  The index: entries, validators, times, failed URLs.
-              CACHE/index.sqlite-*  Its write-ahead log and shared memory, kept between runs.
-              CACHE/keys.lock     Per-key locks: processes fetch a URL only once.
-              CACHE/x/*.tmp       Files being written (leftovers are swept by trim).
-              CACHE/CACHEDIR.TAG  Tells backup tools the directory is a cache.
+            \(HelpText.table(files))
 
             EXIT STATUS:
-            \(ExitStatus.allCases.map { "  \($0.rawValue)  \($0.meaning)" }.joined(separator: "\n"))
+            \(HelpText.table(ExitStatus.allCases.map { (String($0.rawValue), $0.meaning) }))
             """,
         version: "0.1.0",
         subcommands: [GetCommand.self, PrefetchCommand.self, CacheCommand.self, InfoCommand.self]
     )
+
+    /// The FILES section of `--help` and the man page: each file in the cache directory.
+    private static let files: [(name: String, text: String)] = [
+        ("CACHE/x/HASH.EXT", "An image: SHA-256 of its key, the format's extension. Its user.imgfetch attribute answers hits without the index."),
+        ("CACHE/index.sqlite", "The index: entries, validators, times, failed URLs."),
+        ("CACHE/index.sqlite-*", "Its write-ahead log and shared memory, kept between runs."),
+        ("CACHE/keys.lock", "Per-key locks: processes fetch a URL only once."),
+        ("CACHE/x/*.tmp", "Files being written; a killed writer's are counted by cache verify and removed by trim and verify --fix after an hour."),
+        ("CACHE/CACHEDIR.TAG", "Tells backup tools the directory is a cache."),
+    ]
 
     /// Runs the command, mapping argument-parser's usage errors (EX_USAGE, 64) onto our documented
     /// usage status, 2, so every usage problem — a bad flag or a bad URL — exits the same way.

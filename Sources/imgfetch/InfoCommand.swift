@@ -29,13 +29,14 @@ struct InfoCommand: AsyncParsableCommand {
     func run() async throws {
         Terminal.prepare()
         var failures: [ExitStatus] = []
+        let out = StandardOutput.shared
         let loader = files.contains(where: Self.isURL) ? try loaderOptions.makeLoader(concurrency: 6) : nil
-        for path in files {
+        for path in files where !out.isClosed {
             if let loader, Self.isURL(path) {
                 switch await inspect(url: path, with: loader) {
-                case .success(let line): print(line)
+                case .success(let line): out.writeLine(line)
                 case .failure(let failure):
-                    Terminal.writeError("imgfetch: \(path): \(failure.reason)\n")
+                    Terminal.writeError("imgfetch: \(URL.redacting(path)): \(failure.reason)\n")
                     failures.append(failure.status)
                 }
                 continue
@@ -48,10 +49,12 @@ struct InfoCommand: AsyncParsableCommand {
                 failures.append(Self.status(for: error))
                 continue
             }
-            print(json ? jsonLine(file) : textLine(file))
+            out.writeLine(json ? jsonLine(file) : textLine(file))
         }
         // Uploads to the remote tier finish before the process exits.
         if let loader, loader.hasUsedRemoteCache { _ = await loader.finishRemoteCache() }
+        out.flush()
+        if out.isClosed { throw ExitStatus.outputClosed.exitCode }
         let status = ExitStatus.combining(failures, total: files.count)
         if status != .success { throw status.exitCode }
     }

@@ -137,6 +137,24 @@ final class CacheCommandTests: EndToEndTestCase {
         XCTAssertEqual(try cachedEntries().map(\.url), [url("/gray.png")])
     }
 
+    func testVerifyCountsStrayTemporaryFilesAndFixRemovesOnlyThoseOverAnHourOld() throws {
+        try fill(["gray.png"])
+        let shard = try XCTUnwrap(cachedEntries().first).path.split(separator: "/").dropLast().joined(separator: "/")
+        let stale = "/" + shard + "/999999-1.tmp", live = "/" + shard + "/999999-2.tmp"
+        try Data("half".utf8).write(to: URL(fileURLWithPath: stale))
+        try Data("half".utf8).write(to: URL(fileURLWithPath: live))
+        try FileManager.default.setAttributes([.modificationDate: Date().addingTimeInterval(-7200)], ofItemAtPath: stale)
+
+        let report = try imgfetch(["cache", "verify"])
+        let fixed = try imgfetch(["cache", "verify", "--fix"])
+
+        XCTAssertEqual(report.status, 0, "a temporary file may be a live write: it is not damage")
+        XCTAssertTrue(report.stderr.hasPrefix("verify: 1 checked, 0 damaged, 0 unindexed files, 2 temporary files\n"), report.stderr)
+        XCTAssertTrue(fixed.stderr.contains(", 2 temporary files (1 older than an hour removed)"), fixed.stderr)
+        XCTAssertFalse(FileManager.default.fileExists(atPath: stale))
+        XCTAssertTrue(FileManager.default.fileExists(atPath: live), "a young temporary file may be another process's write")
+    }
+
     func testCommandsOnAFreshDirectoryWork() throws {
         let info = try imgfetch(["cache", "info", "--json"])
         let list = try imgfetch(["cache", "ls"])

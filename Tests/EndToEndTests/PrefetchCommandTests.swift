@@ -95,6 +95,28 @@ final class PrefetchCommandTests: EndToEndTestCase {
         XCTAssertTrue(result.stderr.contains("not a readable file"), result.stderr)
     }
 
+    func testAnUnknownOptionWithAValueIsNamedNotTakenForTheList() throws {
+        let list = try writeList([url("/gray.png")])
+
+        let result = try imgfetch(["prefetch", "--unknown-option", "VALUE", list])
+
+        XCTAssertEqual(result.status, 2)
+        XCTAssertTrue(result.stderr.hasPrefix("Error: Unknown option '--unknown-option'"), result.stderr)
+        XCTAssertFalse(result.stderr.contains("VALUE"), result.stderr)
+        XCTAssertEqual(try requests("/gray.png"), 0)
+    }
+
+    func testACacheDirectoryThatCannotBeCreatedIsCalledADirectory() throws {
+        try directory.write(Data("x".utf8), to: "plain-file")
+        let list = try writeList([url("/gray.png")])
+
+        let result = try imgfetch(["prefetch", "--cache-dir", directory.path("plain-file/cache").path, list])
+
+        XCTAssertEqual(result.status, 8)
+        XCTAssertTrue(result.stderr.contains(": Cannot create the cache directory \(directory.path("plain-file/cache").path): "), result.stderr)
+        XCTAssertFalse(result.stderr.contains("cache file"), result.stderr)
+    }
+
     func testQuietDropsTheSummaryButKeepsErrors() throws {
         let list = try writeList([url("/gray.png"), url("/nope.png")])
 
@@ -117,7 +139,22 @@ final class PrefetchCommandTests: EndToEndTestCase {
         XCTAssertEqual(result.stdout, "")
     }
 
-    func testClosedStdoutStopsTheRunQuietly() throws {
+    func testClosedStdoutStopsTheRunAndExits141() throws {
+        // Every URL fails (nothing listens on port 9): the run must not look like a success either way.
+        let list = try writeList((0..<3000).map { "http://127.0.0.1:9/\($0).png" })
+        let script = "\(Shell.quote(Imgfetch.binary.path)) prefetch --json -j 4 \(Shell.quote(list)) 2>\(Shell.quote(directory.path("err").path)) "
+            + "| head -n 2 >/dev/null; echo \"${PIPESTATUS[0]}\""
+
+        let result = try Shell.run(script, environment: ["IMGFETCH_CACHE_DIR": cacheDirectory.path])
+
+        XCTAssertEqual(result.stdout.trimmingCharacters(in: .whitespacesAndNewlines), "141")
+        let stderr = try String(contentsOf: directory.path("err"), encoding: .utf8)
+        let summary = try XCTUnwrap(lines(stderr).last)
+        XCTAssertTrue(summary.hasPrefix("prefetch: 0 fetched, 0 already cached, "), summary)
+        XCTAssertFalse(summary.contains(" 3000 failed"), "the run stops once stdout is closed: \(summary)")
+    }
+
+    func testClosedStdoutOfCacheOnlyMissesExits141() throws {
         // --cache-only misses are quick; 3000 JSON lines overflow the pipe that `head` closes.
         let list = try writeList((0..<3000).map { url("/gray.png", ["n": "\($0)"]) })
         let script = "\(Shell.quote(Imgfetch.binary.path)) prefetch -q --json --cache-only \(Shell.quote(list)) 2>/dev/null "
@@ -125,7 +162,47 @@ final class PrefetchCommandTests: EndToEndTestCase {
 
         let result = try Shell.run(script, environment: ["IMGFETCH_CACHE_DIR": cacheDirectory.path])
 
-        XCTAssertEqual(result.stdout.trimmingCharacters(in: .whitespacesAndNewlines), "0")
+        XCTAssertEqual(result.stdout.trimmingCharacters(in: .whitespacesAndNewlines), "141")
+    }
+
+    func testBadListLinesAreReportedByLineNumberAndTheRestFetched() throws {
+        var bytes: [UInt8] = [0xEF, 0xBB, 0xBF] + Array("\(url("/gray.png"))\r\n".utf8)
+        bytes += Array("\(url("/alpha.png"))/\u{0}\n".utf8)
+        bytes += Array("http://127.0.0.1/".utf8) + Array(repeating: UInt8(ascii: "z"), count: 1 << 20) + [0x0A]
+        bytes += Array("\(url("/palette.png"))\r\n".utf8)
+        let list = try directory.write(Data(bytes), to: "list.txt").path
+
+        let result = try imgfetch(["prefetch", "--json", "-j", "1", list])
+
+        XCTAssertEqual(result.status, 1, "some lines failed")
+        let errors = lines(result.stderr).filter { !$0.hasPrefix("prefetch:") }
+        XCTAssertEqual(errors.count, 2, result.stderr)
+        XCTAssertTrue(errors[0].hasPrefix("imgfetch: \(list):2: \(url("/alpha.png"))/\u{FFFD}: The line holds a control character"), errors[0])
+        XCTAssertTrue(errors[1].hasPrefix("imgfetch: \(list):3: http://127.0.0.1/zzz"), errors[1])
+        XCTAssertTrue(errors[1].hasSuffix("…: The line is 1048593 bytes long, over the limit of 65536; skipped."), errors[1])
+        XCTAssertLessThan(result.stderr.utf8.count, 1000, "the long line is not echoed whole")
+        XCTAssertLessThan(result.stdout.utf8.count, 2000, "nor in the JSON")
+        let objects = try jsonObjects(result.stdout)
+        XCTAssertEqual(objects.compactMap { $0["line"] as? Int }.sorted(), [2, 3])
+        XCTAssertTrue(result.stderr.contains("prefetch: 2 fetched, 0 already cached, 2 failed"), result.stderr)
+        XCTAssertEqual(Set(try cachedEntries().map(\.url)), [url("/gray.png"), url("/palette.png")])
+    }
+
+    func testAHundredThousandLinesOfWhichHalfAreBadAreAllAccountedFor() throws {
+        // Odd lines are URLs (five images, so the run is mostly memory and disk hits), even lines
+        // are not URLs.
+        let images = ["/gray.png", "/alpha.png", "/palette.png", "/gray.jpg", "/static.gif"].map { url($0) }
+        let text = (0..<50_000).map { "\(images[$0 % images.count])\nnot-a-url-\($0)" }.joined(separator: "\n") + "\n"
+        let list = try directory.write(Data(text.utf8), to: "list.txt").path
+
+        let result = try imgfetch(["prefetch", list])
+
+        XCTAssertEqual(result.status, 1, "half failed")
+        let errors = lines(result.stderr).filter { !$0.hasPrefix("prefetch:") }
+        XCTAssertEqual(errors.count, 50_000)
+        XCTAssertEqual(errors.first, "imgfetch: \(list):2: not-a-url-0: Not an absolute http or https URL; skipped.")
+        XCTAssertEqual(errors.last, "imgfetch: \(list):100000: not-a-url-49999: Not an absolute http or https URL; skipped.")
+        XCTAssertTrue(result.stderr.contains("prefetch: 5 fetched, 49995 already cached, 50000 failed"), String(result.stderr.suffix(200)))
     }
 
     func testLastLineWithoutNewlineIsRead() throws {

@@ -7,8 +7,9 @@ final class ProgressDisplayTests: EndToEndTestCase {
     private static let clearLine = "\r\u{1B}[2K"
 
     /// Runs imgfetch with stderr on a pseudo-terminal and stdout discarded; returns what the terminal showed.
-    private func onTerminal(_ arguments: [String], environment: [String: String] = [:]) throws -> (status: Int32, screen: String) {
+    private func onTerminal(_ arguments: [String], environment: [String: String] = [:], input: URL? = nil) throws -> (status: Int32, screen: String) {
         let command = ([Imgfetch.binary.path] + arguments).map(Shell.quote).joined(separator: " ") + " >/dev/null"
+            + (input.map { " < " + Shell.quote($0.path) } ?? "")
         var env = ["IMGFETCH_CACHE_DIR": cacheDirectory.path, "NO_COLOR": "", "TERM": "xterm"]
         env.merge(environment) { _, new in new }
         // `script -e` exits with the child's status; its stdout is everything the terminal received.
@@ -54,15 +55,29 @@ final class ProgressDisplayTests: EndToEndTestCase {
         XCTAssertTrue(screen.contains("not an image"), "errors are still shown")
     }
 
-    func testBatchShowsCountsFailuresAndRateThenTheSummary() throws {
-        let list = (1...8).map { url("/gray.png", ["n": "\($0)", "delay_ms": "60"]) } + [url("/nope.png")]
-        let file = try directory.write(Data(list.joined(separator: "\n").utf8), to: "list.txt")
+    private func batchList() throws -> URL {
+        let list = ["# a comment", ""] + (1...8).map { url("/gray.png", ["n": "\($0)", "delay_ms": "60"]) } + [url("/nope.png")]
+        return try directory.write(Data(list.joined(separator: "\n").utf8), to: "list.txt")
+    }
 
-        let (status, screen) = try onTerminal(["prefetch", "-j", "2", file.path], environment: ["NO_COLOR": "", "TERM": "xterm"])
+    func testAListFileIsCountedFirstForATotalAPercentageAndAnETA() throws {
+        let (status, screen) = try onTerminal(["prefetch", "-j", "2", try batchList().path], environment: ["NO_COLOR": "", "TERM": "xterm"])
+
+        XCTAssertEqual(status, 1)
+        XCTAssertTrue(screen.contains("/9 ("), "nine URLs, the comment and blank line not counted: \(screen.debugDescription)")
+        XCTAssertTrue(screen.contains("%)  "), screen.debugDescription)
+        XCTAssertTrue(screen.contains("ETA "), screen.debugDescription)
+        XCTAssertFalse(screen.contains(" done  "), screen.debugDescription)
+        XCTAssertTrue(screen.contains("/s"), screen.debugDescription)
+        XCTAssertTrue(screen.contains("prefetch: 8 fetched, 0 already cached, 1 failed"), screen.debugDescription)
+    }
+
+    func testStandardInputStreamsWithACountButNoTotal() throws {
+        let (status, screen) = try onTerminal(["prefetch", "-j", "2", "-"], environment: ["NO_COLOR": "", "TERM": "xterm"], input: try batchList())
 
         XCTAssertEqual(status, 1)
         XCTAssertTrue(screen.contains(" done  "), screen.debugDescription)
-        XCTAssertTrue(screen.contains("/s"), screen.debugDescription)
+        XCTAssertFalse(screen.contains("/9 ("), screen.debugDescription)
         XCTAssertTrue(screen.contains("prefetch: 8 fetched, 0 already cached, 1 failed"), screen.debugDescription)
     }
 

@@ -2,7 +2,8 @@
 """imgfetch's test HTTP server: real HTTP/1.1 with keep-alive (and optional TLS) on 127.0.0.1.
 
 Usage: testserver.py ROOT [--tls-cert CERT --tls-key KEY]
-Prints "PORT <n> CONTROL <m>" on stdout once it listens on two ephemeral ports, then serves until
+Prints "PORT <n> CONTROL <m>" on stdout once it listens on two ephemeral ports (PORT also on ::1
+when the machine has IPv6), then serves until
 stdin closes (so it never outlives the test process that started it). PORT serves the files (with
 TLS when asked); CONTROL is always plain HTTP and answers only the control endpoints below, so a
 test can read the statistics without a TLS client. Both share the statistics.
@@ -363,6 +364,10 @@ class Server(socketserver.ThreadingMixIn, http.server.HTTPServer):
         self.RequestHandlerClass(request, client_address, self)
 
 
+class Server6(Server):
+    address_family = socket.AF_INET6
+
+
 def main(argv):
     global ROOT
     args = argv[1:]
@@ -373,7 +378,16 @@ def main(argv):
         context = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
         context.load_cert_chain(args[args.index("--tls-cert") + 1], args[args.index("--tls-key") + 1])
         server.tls_context = context
-    for s in (server, control):
+    servers = [server, control]
+    # The files also on ::1, same port, for IPv6 literals (http://[::1]:PORT/); best effort, as a
+    # machine without IPv6 has no ::1.
+    try:
+        server6 = Server6(("::1", server.server_address[1]), Handler)
+        server6.tls_context = server.tls_context
+        servers.append(server6)
+    except OSError:
+        pass
+    for s in servers:
         threading.Thread(target=s.serve_forever, daemon=True).start()
     print("PORT %d CONTROL %d" % (server.server_address[1], control.server_address[1]), flush=True)
     sys.stdin.read()  # the test process holds our stdin; its end (or death) ends us

@@ -53,7 +53,8 @@ public enum CacheKeyFilter: Sendable, Hashable {
 
     /// The key string for `url`.
     public func apply(to url: URL) -> String {
-        let absolute = url.absoluteString
+        // Never a password in a key: keys are stored, listed and printed.
+        let absolute = URL.redacting(url.absoluteString)
         switch self {
         case .none:
             return absolute

@@ -31,18 +31,24 @@ public enum CacheLocation {
         try resolve(explicit: explicit) { environment[$0] }
     }
 
-    /// Creates `directory` (and missing parents) with mode 0700 if it does not exist, and writes its
-    /// `CACHEDIR.TAG` if missing. Safe to call from several processes at once.
-    public static func prepare(directory: String) throws {
+    /// Checks `directory` (`checkSafety`); creates it (and missing parents) with mode 0700 if it
+    /// does not exist, refuses it if this user cannot write in it, and writes its `CACHEDIR.TAG`
+    /// if missing. Safe to call from several processes at once.
+    public static func prepare(directory: String) throws(Error) {
+        _ = try checkSafety(of: directory)
         let tag = FilePath.join(directory, "CACHEDIR.TAG")
-        // An existing cache, the usual case, costs one system call and no FileManager.
-        if access(tag, F_OK) == 0 { return }
+        // An existing cache, the usual case, costs two system calls and no FileManager.
+        if access(tag, F_OK) == 0 {
+            guard access(directory, W_OK) == 0 else { throw .notWritable(directory: directory, cause: errnoDescription()) }
+            return
+        }
         do {
             try FileManager.default.createDirectory(
                 atPath: directory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
         } catch {
             throw Error.cannotCreate(directory: directory, cause: SystemErrorText.describe(error))
         }
+        guard access(directory, W_OK) == 0 else { throw .notWritable(directory: directory, cause: errnoDescription()) }
         guard access(tag, F_OK) != 0 else { return }
         let text = """
             \(cacheDirectoryTagSignature)
@@ -79,6 +85,12 @@ public enum CacheLocation {
     public enum Error: Swift.Error, Sendable, Equatable, CustomStringConvertible {
         case noHomeDirectory
         case cannotCreate(directory: String, cause: String)
+        /// Another user owns it, or others may write in it and that cannot be fixed.
+        case unsafe(directory: String, reason: String, remedy: String)
+        /// It is not a directory, or cannot be looked at.
+        case notUsable(directory: String, cause: String)
+        /// This user cannot write in it (permissions, a read-only filesystem).
+        case notWritable(directory: String, cause: String)
 
         public var description: String {
             switch self {
@@ -86,6 +98,12 @@ public enum CacheLocation {
                 "No cache directory: pass --cache-dir, or set IMGFETCH_CACHE_DIR, XDG_CACHE_HOME or HOME."
             case .cannotCreate(let directory, let cause):
                 "Cannot create the cache directory \(directory): \(cause)."
+            case .unsafe(let directory, let reason, let remedy):
+                "The cache directory \(directory) is not safe to use: \(reason); \(remedy)."
+            case .notUsable(let directory, let cause):
+                "Cannot use the cache directory \(directory): \(cause)."
+            case .notWritable(let directory, let cause):
+                "The cache directory \(directory) is not writable: \(cause); only --cache-only hits can be served from it."
             }
         }
     }

@@ -8,6 +8,11 @@ extension DiskCache {
         case index(directory: String, operation: String, message: String, busy: Bool)
         /// The index was written by a newer imgfetch whose schema this one does not know.
         case newerIndexVersion(directory: String, version: Int)
+        /// The cache directory is not safe to use (another user's, or writable by others), not a
+        /// directory, or not writable.
+        case unusableDirectory(CacheLocation.Error)
+        /// The cache directory (or one of its parents) could not be created.
+        case cannotCreateDirectory(path: String, cause: String)
         /// Writing, renaming or creating a file or folder failed.
         case cannotWrite(path: String, cause: String)
         /// Reading a cached file failed (it may have been evicted by another process meanwhile).
@@ -23,6 +28,10 @@ extension DiskCache {
                     : "The cache index in \(directory) failed while \(operation): \(message). Run 'imgfetch cache verify --fix' or remove the directory."
             case .newerIndexVersion(let directory, let version):
                 "The cache in \(directory) was written by a newer imgfetch (index version \(version)); upgrade imgfetch or use another --cache-dir."
+            case .unusableDirectory(let error):
+                error.description
+            case .cannotCreateDirectory(let path, let cause):
+                "Cannot create the cache directory \(path): \(cause). Pass --cache-dir or set IMGFETCH_CACHE_DIR to a directory you can write."
             case .cannotWrite(let path, let cause):
                 "Cannot write the cache file \(path): \(cause)."
             case .cannotRead(let path, let cause):
@@ -34,7 +43,14 @@ extension DiskCache {
     }
 }
 
-/// The text of the current `errno`, for error causes.
+/// The text of the current `errno`, for error causes; the conditions a user must act on (a full
+/// disk, a quota, a failing disk) in words that say so, with the system's own in parentheses.
 func errnoDescription(_ code: Int32 = errno) -> String {
-    String(cString: strerror(code))
+    let system = String(cString: strerror(code))
+    switch code {
+    case ENOSPC: return "the disk is full (\(system)); free some space, or keep the cache smaller with 'imgfetch cache trim --max-size'"
+    case EDQUOT: return "the disk quota is exceeded (\(system)); free some space, or keep the cache smaller with 'imgfetch cache trim --max-size'"
+    case EIO: return "an I/O error (\(system)): the disk or filesystem may be failing"
+    default: return system
+    }
 }

@@ -31,6 +31,7 @@ extension DiskCache {
     /// `.powerLoss`, synced) when this returns; it is not yet visible as an entry.
     func writeTemporaryFile(_ data: Data, for key: CacheKey) throws(Error) -> String {
         let shard = absolutePath(key.shard)
+        try replaceIfNotADirectory(shard)
         // pid + a per-process counter is unique among live writers and costs no syscall (UUID()
         // reads /dev/urandom); a dead writer's leftover with the same name makes O_EXCL fail and
         // the next number is tried.
@@ -47,6 +48,7 @@ extension DiskCache {
             descriptor = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
         }
         guard descriptor >= 0 else { throw .cannotWrite(path: path, cause: errnoDescription()) }
+        Self.beginWrite(path)
         var failure: Int32 = 0
         data.withUnsafeBytes { buffer in
             var offset = 0
@@ -63,10 +65,21 @@ extension DiskCache {
         if failure == 0, configuration.durability == .powerLoss, fsync(descriptor) != 0 { failure = errno }
         close(descriptor)
         guard failure == 0 else {
-            unlink(path)
+            Self.discardTemporaryFile(path)
             throw .cannotWrite(path: path, cause: errnoDescription(failure))
         }
         return path
+    }
+
+    /// Nothing inside the cache is followed: a shard folder that is a symbolic link (or any other
+    /// non-directory) is removed, so the write that follows makes a real folder instead of writing
+    /// through the link. One `lstat` per store.
+    private func replaceIfNotADirectory(_ folder: String) throws(Error) {
+        var info = stat()
+        guard lstat(folder, &info) == 0, info.st_mode & S_IFMT != S_IFDIR else { return }
+        guard unlink(folder) == 0 || errno == ENOENT else {
+            throw .cannotWrite(path: folder, cause: "it is not a folder and cannot be removed: \(errnoDescription())")
+        }
     }
 
     /// Renames a finished temporary file (written by `writeTemporaryFile(_:for:)`, so in the
@@ -76,6 +89,7 @@ extension DiskCache {
         guard Glibc.rename(temporaryFile, destination) == 0 else {
             throw .cannotWrite(path: destination, cause: errnoDescription())
         }
+        endWrite(temporaryFile)
         if durability == .powerLoss {
             syncDirectory(FilePath.parent(of: destination))
         }
@@ -89,10 +103,11 @@ extension DiskCache {
         close(descriptor)
     }
 
-    /// The size of the file at `path` in bytes, or nil if there is no regular file.
+    /// The size of the file at `path` in bytes, or nil if there is no regular file there (a
+    /// symbolic link is not followed: an entry replaced by one counts as missing).
     static func fileSize(_ path: String) -> Int64? {
         var info = stat()
-        guard stat(path, &info) == 0, info.st_mode & S_IFMT == S_IFREG else { return nil }
+        guard lstat(path, &info) == 0, info.st_mode & S_IFMT == S_IFREG else { return nil }
         return Int64(info.st_size)
     }
 
@@ -120,6 +135,11 @@ extension DiskCache {
         filesInShards(only).filter { !$0.hasSuffix(Self.temporaryFileSuffix) }
     }
 
+    /// The relative paths of the temporary files in the shard folders (a directory scan).
+    func temporaryFilesOnDisk() -> [String] {
+        filesInShards(nil).filter { $0.hasSuffix(Self.temporaryFileSuffix) }
+    }
+
     /// One or two lowercase hex digits: today's shard folders, and those of caches written before.
     static func isShardFolderName(_ name: String) -> Bool {
         let isHexDigit = { (byte: UInt8) in (0x30...0x39).contains(byte) || (0x61...0x66).contains(byte) }
@@ -131,6 +151,9 @@ extension DiskCache {
         guard let shards = only.map({ [$0] }) ?? (try? manager.contentsOfDirectory(atPath: directory)) else { return [] }
         var files: [String] = []
         for shard in shards where Self.isShardFolderName(shard) {
+            // A shard that is a symbolic link is not scanned: its files are not the cache's to delete.
+            var info = stat()
+            guard lstat(directory + "/" + shard, &info) == 0, info.st_mode & S_IFMT == S_IFDIR else { continue }
             guard let names = try? manager.contentsOfDirectory(atPath: directory + "/" + shard) else { continue }
             files.append(contentsOf: names.map { shard + "/" + $0 })
         }

@@ -70,9 +70,12 @@ extension DiskCache {
     }
 
     private static func openIndexOnce(directory: String, configuration: DiskCacheConfiguration) throws(Error) -> SQLiteDatabase {
-        let path = FilePath.join(directory, indexFileName)
+        // The index is opened without following links (SQLITE_OPEN_NOFOLLOW refuses one anywhere
+        // in the path), so the path starts from the directory's real location: the directory
+        // itself may be a link that moves the cache to another disk.
+        let path = FilePath.join(FilePath.resolvingLinks(directory), indexFileName)
         func failed(_ operation: String) -> (SQLiteDatabase.Failure) -> Error {
-            { .index(directory: directory, operation: operation, message: $0.message, busy: $0.isBusy) }
+            { indexError($0, directory: directory, operation: operation) }
         }
         do {
             let timeout = Int32(clamping: Int((configuration.busyTimeout * 1000).rounded()))
@@ -169,6 +172,10 @@ extension DiskCache {
     static func indexError(_ error: any Swift.Error, directory: String, operation: String) -> Error {
         if let error = error as? Error { return error }
         let failure = error as? SQLiteDatabase.Failure
+        // A full disk or a failing one is no damage to the index: say what it is, not "verify".
+        if let failure, failure.isDiskFull || failure.isIOError {
+            return .cannotWrite(path: FilePath.join(directory, indexFileName), cause: errnoDescription(failure.isDiskFull ? ENOSPC : EIO))
+        }
         return .index(
             directory: directory, operation: operation, message: failure?.message ?? String(describing: error),
             busy: failure?.isBusy ?? false)

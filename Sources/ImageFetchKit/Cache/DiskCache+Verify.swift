@@ -15,14 +15,20 @@ extension DiskCache {
         public var damaged: [Damage] = []
         /// Files in the shard folders that no entry references (deleted when fixing).
         public var unindexedFiles = 0
-        /// Leftover temporary files deleted (only when fixing).
+        /// Temporary files found in the shard folders: writes in progress, or leftovers of
+        /// writers that were killed (SIGKILL, a crash, a power cut).
+        public var temporaryFiles = 0
+        /// Temporary files deleted (only when fixing): those older than
+        /// `temporaryFileMaxAge`, which no live writer can still be writing.
         public var temporaryFilesRemoved = 0
     }
 
     /// Checks every entry: its file exists, has the recorded size, and its bytes pass `validator`
     /// (the loader passes the decoder registry's validation, so the cache does not depend on
     /// decoding). With `fix`, damaged entries, unindexed files and stale temporary files are
-    /// removed. `validator` is called on the calling thread, outside any lock, once per entry.
+    /// removed; a temporary file younger than `temporaryFileMaxAge` is counted but kept, as it may
+    /// be another process's write in progress (its name's process ID cannot tell: the writer may
+    /// run in another PID namespace, on another host sharing the directory). `validator` is called on the calling thread, outside any lock, once per entry.
     public func verify(fix: Bool, validator: (Data) throws -> Void) throws(Error) -> Verification {
         var result = Verification()
         let entries = try entries(sortedBy: .url)
@@ -34,6 +40,7 @@ extension DiskCache {
         }
         let indexed = Set(entries.map { relativePath(of: $0.path) })
         result.unindexedFiles = entryFilesOnDisk().filter { !indexed.contains($0) }.count
+        result.temporaryFiles = temporaryFilesOnDisk().count
         if fix {
             try removeUnindexedFiles()
             result.temporaryFilesRemoved = sweepTemporaryFiles()

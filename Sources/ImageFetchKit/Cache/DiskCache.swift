@@ -60,14 +60,17 @@ public final class DiskCache: Sendable {
     /// and its index as needed. Temporary files left by killed writers are swept by `trim`,
     /// `verify` with `fix` and evicting stores, not here: that would scan every shard folder.
     ///
-    /// - Throws: `DiskCache.Error` only (`cannotWrite` when the directory cannot be made).
+    /// - Throws: `DiskCache.Error` only: `cannotCreateDirectory` when the directory cannot be made,
+    ///   `unusableDirectory` when it is not safe (`CacheLocation.checkSafety`) or not writable.
     public init(directory: String, configuration: DiskCacheConfiguration = DiskCacheConfiguration()) throws {
         self.directory = FilePath.standardize(directory)
         self.configuration = configuration
         do {
             try CacheLocation.prepare(directory: self.directory)
-        } catch let CacheLocation.Error.cannotCreate(path, cause) {
-            throw Error.cannotWrite(path: path, cause: cause)
+        } catch .cannotCreate(let path, let cause) {
+            throw Error.cannotCreateDirectory(path: path, cause: cause)
+        } catch {
+            throw Error.unusableDirectory(error)
         }
         let keyLocks = try KeyLockFile(path: self.directory + "/keys.lock")
         self.keyLocks = keyLocks

@@ -93,12 +93,14 @@ struct EntryStamp: Equatable, Sendable {
 
     // MARK: Files
 
-    /// The stamp on the file at `path`; nil when there is no such file, no stamp or an unreadable one.
+    /// The stamp on the file at `path`; nil when there is no such file, no stamp or an unreadable
+    /// one. Like every stamp call, it does not follow a symbolic link at `path` (a link carries no
+    /// user attribute): an entry file replaced by a link is never served from its stamp.
     static func read(from path: String) -> EntryStamp? {
         // A tuple: a stack buffer, where an array would allocate on every hit.
         var buffer: (UInt64, UInt64, UInt64, UInt64, UInt64, UInt64) = (0, 0, 0, 0, 0, 0)
         return withUnsafeMutableBytes(of: &buffer) { buffer -> EntryStamp? in
-            let count = getxattr(path, attributeName, buffer.baseAddress, buffer.count)
+            let count = lgetxattr(path, attributeName, buffer.baseAddress, buffer.count)
             guard count > 0 else { return nil }
             return EntryStamp(decoding: UnsafeRawBufferPointer(rebasing: buffer[..<count]))
         }
@@ -108,11 +110,11 @@ struct EntryStamp: Equatable, Sendable {
     /// a filesystem without user extended attributes), which only costs later hits the index.
     @discardableResult
     func write(to path: String) -> Bool {
-        encoded.withUnsafeBytes { setxattr(path, Self.attributeName, $0.baseAddress, $0.count, 0) == 0 }
+        encoded.withUnsafeBytes { lsetxattr(path, Self.attributeName, $0.baseAddress, $0.count, 0) == 0 }
     }
 
     /// Removes the stamp from the file at `path`, if there is one.
     static func remove(from path: String) {
-        removexattr(path, attributeName)
+        lremovexattr(path, attributeName)
     }
 }

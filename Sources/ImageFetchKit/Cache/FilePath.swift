@@ -6,6 +6,13 @@ import Glibc
 /// or more.
 public enum FilePath {
     /// `base` and `component` joined by exactly one slash.
+    /// `path` with every symbolic link resolved (`realpath`), or `path` itself if it cannot be.
+    static func resolvingLinks(_ path: String) -> String {
+        guard let resolved = realpath(path, nil) else { return path }
+        defer { free(resolved) }
+        return String(cString: resolved)
+    }
+
     public static func join(_ base: String, _ component: String) -> String {
         if base.isEmpty { return component }
         if component.isEmpty { return base }

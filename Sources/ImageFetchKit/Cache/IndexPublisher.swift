@@ -124,7 +124,7 @@ final class IndexPublisher: Sendable {
                 }
                 return try commit(batch, on: database)
             } catch {
-                for publication in batch { unlink(publication.temporaryFile) }
+                for publication in batch { DiskCache.discardTemporaryFile(publication.temporaryFile) }
                 return batch.map { _ in .failed(error) }
             }
         }
@@ -145,7 +145,7 @@ final class IndexPublisher: Sendable {
         } catch {
             // Nothing was committed: the files renamed into place have no rows.
             for (publication, failure) in zip(batch, failures) where failure == nil { unlink(publication.entry.path) }
-            for publication in batch.dropFirst(failures.count) { unlink(publication.temporaryFile) }
+            for publication in batch.dropFirst(failures.count) { DiskCache.discardTemporaryFile(publication.temporaryFile) }
             throw indexError(error, operation: operation)
         }
         if failures.contains(where: { $0 == nil }) { transactionCount.add(1, ordering: .relaxed) }
@@ -202,7 +202,7 @@ final class IndexPublisher: Sendable {
         } catch {
             _ = try? database.run("ROLLBACK TO publication")
             _ = try? database.run("RELEASE publication")
-            unlink(renamed ? entry.path : publication.temporaryFile)
+            if renamed { unlink(entry.path) } else { DiskCache.discardTemporaryFile(publication.temporaryFile) }
             return indexError(error, operation: "storing \(entry.key)")
         }
         if let previousFile, previousFile != publication.relativePath { unlink(FilePath.join(directory, previousFile)) }

@@ -17,8 +17,9 @@ final class KeyLockFile: Sendable {
 
     init(path: String) throws(DiskCache.Error) {
         self.path = path
-        let descriptor = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0o600)
-        guard descriptor >= 0 else { throw .cannotLock(path: path, cause: errnoDescription()) }
+        // O_NOFOLLOW: a lock file replaced by a symbolic link is refused, never written through.
+        let descriptor = open(path, O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0o600)
+        guard descriptor >= 0 else { throw .cannotLock(path: path, cause: Self.describe(errno)) }
         close(descriptor)
     }
 
@@ -40,9 +41,14 @@ final class KeyLockFile: Sendable {
 
     private static let indexSetupOffset: Int64 = 1 << 62
 
+    /// The cause of a failed open, in words that say what to do about a symbolic link.
+    private static func describe(_ code: Int32) -> String {
+        code == ELOOP ? "it is a symbolic link, which imgfetch does not follow inside its cache (remove it)" : errnoDescription(code)
+    }
+
     private func lock(byteAt offset: Int64, wait: Bool) throws(DiskCache.Error) -> Int32? {
-        let descriptor = open(path, O_RDWR | O_CLOEXEC)
-        guard descriptor >= 0 else { throw .cannotLock(path: path, cause: errnoDescription()) }
+        let descriptor = open(path, O_RDWR | O_CLOEXEC | O_NOFOLLOW)
+        guard descriptor >= 0 else { throw .cannotLock(path: path, cause: Self.describe(errno)) }
         var request = flock()
         request.l_type = Int16(F_WRLCK)
         request.l_whence = Int16(SEEK_SET)

@@ -12,6 +12,10 @@ final class SQLiteDatabase {
         var message: String
         /// SQLITE_BUSY or SQLITE_LOCKED: another process held the database past the busy timeout.
         var isBusy: Bool { code & 0xff == SQLITE_BUSY || code & 0xff == SQLITE_LOCKED }
+        /// SQLITE_FULL: the disk (or quota) is full.
+        var isDiskFull: Bool { code & 0xff == SQLITE_FULL }
+        /// SQLITE_IOERR: the operating system reported an I/O error.
+        var isIOError: Bool { code & 0xff == SQLITE_IOERR }
     }
 
     /// A value bound to a `?` parameter.
@@ -47,7 +51,8 @@ final class SQLiteDatabase {
     init(path: String, busyTimeoutMilliseconds: Int32) throws(Failure) {
         _ = Self.processConfiguration
         var handle: OpaquePointer?
-        let flags = SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX
+        // NOFOLLOW: an index replaced by a symbolic link is refused, never written through.
+        let flags = SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX | SQLITE_OPEN_NOFOLLOW
         let code = sqlite3_open_v2(path, &handle, flags, nil)
         guard code == SQLITE_OK, let handle else {
             let message = handle.map { String(cString: sqlite3_errmsg($0)) } ?? "out of memory"

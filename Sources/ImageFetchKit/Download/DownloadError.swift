@@ -69,7 +69,7 @@ public struct DownloadError: Error, Sendable, Equatable, CustomStringConvertible
     }
 
     public var description: String {
-        let url = url.absoluteString
+        let url = url.redactedString
         let sentence: String
         switch kind {
         case .unsupportedScheme: sentence = "Cannot download \(url): only http and https URLs are supported."

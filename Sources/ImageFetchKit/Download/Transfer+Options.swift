@@ -9,7 +9,7 @@ extension Transfer {
         var refused = CURLE_OK
         func set(_ code: CURLcode) { if refused == CURLE_OK { refused = code } }
 
-        set(imgfetch_easy_setopt_string(easy, CURLOPT_URL, request.url.absoluteString))
+        set(imgfetch_easy_setopt_string(easy, CURLOPT_URL, request.url.requestString))
         set(imgfetch_easy_setopt_pointer(easy, CURLOPT_PRIVATE, Unmanaged.passUnretained(self).toOpaque()))
         set(imgfetch_easy_setopt_write_function(easy) { data, size, count, context in
             guard let context else { return 0 }

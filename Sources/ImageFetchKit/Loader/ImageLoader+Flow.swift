@@ -37,9 +37,17 @@ extension ImageLoader {
             // Stamps answer while the index is closed. Once a miss has opened it, the index answers:
             // a lookup on an open connection costs less than a miss's four `getxattr` (a cold
             // prefetch of 1000 images made 4000 of them for nothing).
-            if !options.refresh, !hasOpenedDiskCache, let image = stampedHit(for: key, options: options) {
-                remember(image, for: key)
-                return .answered(.loaded(image))
+            if !options.refresh, !hasOpenedDiskCache {
+                // Nothing is read from a directory another user could have written in.
+                switch directoryCheck {
+                case .unsafe(let error): throw .cache(url, error)
+                case .missing: break
+                case .safe:
+                    if let image = stampedHit(for: key, options: options) {
+                        remember(image, for: key)
+                        return .answered(.loaded(image))
+                    }
+                }
             }
             let cache = try diskCache(for: url)
             if !options.refresh, let stored = try lookUp(key, url: url, in: cache), isFresh(stored, in: cache, options: options) {
@@ -113,7 +121,7 @@ extension ImageLoader {
     private func checkFailedList(_ url: URL, options: LoadOptions, cache: DiskCache) throws(LoaderError) {
         guard !options.retryFailed else { return }
         let failure: FailedURL?
-        do { failure = try cache.failure(for: url.absoluteString) } catch { throw .cache(url, error) }
+        do { failure = try cache.failure(for: url.redactedString) } catch { throw .cache(url, error) }
         if let failure { throw .blocked(url, reason: failure.reason, failedAt: failure.failedAt) }
     }
 }

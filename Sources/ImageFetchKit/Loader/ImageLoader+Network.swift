@@ -51,7 +51,7 @@ extension ImageLoader {
         do {
             let entry = try await cache.store(
                 response.body, info: CachedImageInfo(format: info.format, width: info.width, height: info.height),
-                for: key, url: url.absoluteString,
+                for: key, url: url.redactedString,
                 validators: CacheValidators(etag: response.etag, lastModified: response.lastModified))
             image.filePath = entry.path
         } catch {
@@ -84,12 +84,12 @@ extension ImageLoader {
     /// Puts a permanent failure on the failed-URL list (best effort) and returns the error to throw.
     private func remembering(_ error: LoaderError, of url: URL, in cache: DiskCache?) -> LoaderError {
         if error.isPermanent, let cache {
-            _ = try? cache.recordFailure(url: url.absoluteString, reason: error.reason)
+            _ = try? cache.recordFailure(url: url.redactedString, reason: error.reason)
         }
         return error
     }
 
     private func forgetFailure(of url: URL, in cache: DiskCache?) {
-        _ = try? cache?.removeFailure(for: url.absoluteString)
+        _ = try? cache?.removeFailure(for: url.redactedString)
     }
 }

@@ -24,6 +24,18 @@ public final class ImageLoader: Sendable {
     private let openedDiskCache = Mutex<DiskCacheState?>(nil)
     private let openedDataLoader = Mutex<(any DataLoading)?>(nil)
     private let openedRemoteTier = Mutex<RemoteCacheTier?>(nil)
+    /// What `CacheLocation.checkSafety` said of the cache directory, checked once before the first
+    /// stamped hit (one `stat`): 0 not yet, 1 safe, 2 missing. An atomic, not a `Mutex`: the first
+    /// lock a thread takes costs a `gettid` system call, and this is on every hit's path. An
+    /// unsafe directory is not remembered: the check runs again, on a path that only fails.
+    private let checkedDirectory = Atomic<Int>(0)
+
+    enum DirectoryCheck {
+        case safe
+        /// No directory yet: no stamped hit is possible.
+        case missing
+        case unsafe(DiskCache.Error)
+    }
 
     /// The disk cache once opened, or why it could not be (a `Result` would cost a hit a scan).
     private enum DiskCacheState {
@@ -77,7 +89,7 @@ public final class ImageLoader: Sendable {
             } catch let error as DiskCache.Error {
                 state = .failed(error)
             } catch {
-                state = .failed(.cannotWrite(path: configuration.cacheDirectory, cause: SystemErrorText.describe(error)))
+                state = .failed(.cannotCreateDirectory(path: configuration.cacheDirectory, cause: SystemErrorText.describe(error)))
             }
             opened = state
             return state
@@ -85,6 +97,22 @@ public final class ImageLoader: Sendable {
         switch state {
         case .open(let cache): return cache
         case .failed(let error): throw error
+        }
+    }
+
+    /// The cache directory's safety, checked at the first call.
+    var directoryCheck: DirectoryCheck {
+        switch checkedDirectory.load(ordering: .relaxed) {
+        case 1: return .safe
+        case 2: return .missing
+        default: break
+        }
+        do throws(CacheLocation.Error) {
+            let safety = try CacheLocation.checkSafety(of: FilePath.standardize(configuration.cacheDirectory))
+            checkedDirectory.store(safety == .safe ? 1 : 2, ordering: .relaxed)
+            return safety == .safe ? .safe : .missing
+        } catch {
+            return .unsafe(.unusableDirectory(error))
         }
     }
 

@@ -37,7 +37,7 @@ public enum LoaderError: Error, Sendable, CustomStringConvertible {
         switch self {
         case .invalidURL(let text): text
         case .notCached(let url), .blocked(let url, _, _), .download(let url, _), .invalidImage(let url, _), .cache(let url, _):
-            url.absoluteString
+            url.redactedString
         }
     }
 
@@ -69,6 +69,12 @@ public enum LoaderError: Error, Sendable, CustomStringConvertible {
         case .invalidImage: true
         case .invalidURL, .notCached, .blocked, .cache: false
         }
+    }
+
+    /// Whether the load ended because its task was cancelled (its transfer stopped).
+    public var isCancellation: Bool {
+        if case .download(_, let error) = self, error.kind == .cancelled { return true }
+        return false
     }
 
     /// The cause alone, as one sentence, without the URL (the command line prefixes it).

@@ -23,7 +23,9 @@ public struct ImagePrefetcher: Sendable {
 
     /// Loads every URL of `urls` with `options`, calling `onEvent` from any task (it must be
     /// thread-safe and quick). Returns when all are done, or early — without starting more — when
-    /// `shouldContinue` returns false or the task is cancelled.
+    /// `shouldContinue` returns false or the task is cancelled. Cancelling the task also cancels
+    /// the running transfers; a load that ends because of it is neither counted nor reported, as
+    /// if it had never started (a load already storing its image finishes and is counted).
     public func prefetch<URLs: Sequence>(
         _ urls: URLs,
         options: LoadOptions,
@@ -48,6 +50,7 @@ public struct ImagePrefetcher: Sendable {
             while running < concurrency, startNext() { running += 1 }
             while let result = await group.next() {
                 running -= 1
+                if Task.isCancelled, result.error?.isCancellation == true { continue }
                 summary.count(result)
                 onEvent(.finished(result))
                 if startNext() { running += 1 }

@@ -32,6 +32,7 @@ extension CacheCommand {
                 if out.isClosed { break }
             }
             out.flush()
+            if out.isClosed { throw ExitStatus.outputClosed.exitCode }
         }
     }
 }

@@ -8,6 +8,8 @@ extension CacheCommand {
         static let configuration = CommandConfiguration(
             commandName: "purge",
             abstract: "Remove cached entries, or clear the failed-URL list.",
+            // Shorter than the generated one, which lists every option and runs past 80 columns.
+            usage: "imgfetch cache purge [<options>] [<url> ...]",
             discussion: "Give URLs, or at least one of the flags. Purging a URL that is not cached is not an error.")
 
         @Argument(help: ArgumentHelp("URLs whose entries to remove.", valueName: "url"))
@@ -32,7 +34,7 @@ extension CacheCommand {
                 throw ValidationError("--older-than '\(olderThan)' is not a duration like 90s, 12h or 7d.")
             }
             for url in urls where URL(string: url)?.scheme == nil {
-                throw ValidationError("'\(url)' is not an absolute URL.")
+                throw ValidationError("'\(URL.redacting(url))' is not an absolute URL.")
             }
         }
 

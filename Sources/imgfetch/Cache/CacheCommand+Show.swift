@@ -7,7 +7,9 @@ extension CacheCommand {
     struct Show: ParsableCommand {
         static let configuration = CommandConfiguration(
             commandName: "show",
-            abstract: "Show everything stored about one URL's entry: key, file, validators, times.")
+            abstract: "Show everything stored about one URL's entry: key, file, validators, times.",
+            // Shorter than the generated one, which lists every option and runs past 80 columns.
+            usage: "imgfetch cache show [<options>] <url>")
 
         @Argument(help: ArgumentHelp("The URL whose entry to show.", valueName: "url"))
         var url: String
@@ -19,7 +21,7 @@ extension CacheCommand {
         func run() throws {
             Terminal.prepare()
             guard let parsed = URL(string: url), parsed.scheme != nil else {
-                Terminal.writeError("imgfetch: \(url): Not an absolute http or https URL.\n")
+                Terminal.writeError("imgfetch: \(URL.redacting(url)): Not an absolute http or https URL.\n")
                 throw ExitStatus.usage.exitCode
             }
             let cache = try location.openCache()
@@ -28,7 +30,7 @@ extension CacheCommand {
                 throw CacheCommand.fail(error)
             }
             guard let entry else {
-                Terminal.writeError("imgfetch: \(url): Not in the cache.\n")
+                Terminal.writeError("imgfetch: \(URL.redacting(url)): Not in the cache.\n")
                 throw ExitStatus.cacheMiss.exitCode
             }
             let out = StandardOutput.shared

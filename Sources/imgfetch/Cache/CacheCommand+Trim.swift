@@ -7,7 +7,9 @@ extension CacheCommand {
     struct Trim: ParsableCommand {
         static let configuration = CommandConfiguration(
             commandName: "trim",
-            abstract: "Enforce the max age and max size now: expired entries first, then least recently used.")
+            abstract: "Enforce the max age and max size now: expired entries first, then least recently used.",
+            // Shorter than the generated one, which lists every option and runs past 80 columns.
+            usage: "imgfetch cache trim [<options>]")
 
         @Option(help: ArgumentHelp("Keep at most this many bytes (e.g. 500M, 2G); trims to half of it when over (default 1G).", valueName: "size"))
         var maxSize: String?

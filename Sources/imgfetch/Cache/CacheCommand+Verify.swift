@@ -8,9 +8,14 @@ extension CacheCommand {
         static let configuration = CommandConfiguration(
             commandName: "verify",
             abstract: "Re-check every entry's file and image data; with --fix, remove what is damaged.",
+            // Shorter than the generated one, which lists every option and runs past 80 columns.
+            usage: "imgfetch cache verify [<options>]",
             discussion: """
                 Prints one line per damaged entry on stdout (tab-separated: file, URL, reason) and a \
-                summary on stderr. Exits 1 when damage was found and not fixed.
+                summary on stderr, which also counts unindexed files and temporary files (*.tmp: \
+                writes in progress, or left by a killed writer; --fix removes those older than an \
+                hour, never one a running imgfetch may still be writing). Exits 1 when damage was \
+                found and not fixed.
                 """)
 
         @Flag(help: "Remove damaged entries, files no entry refers to, and leftover temporary files.")
@@ -52,6 +57,8 @@ extension CacheCommand {
                 var text = "verify: \(report.checked) checked, \(report.damaged.count) damaged"
                 text += fix ? " (removed)" : ""
                 text += ", \(report.unindexedFiles) unindexed files" + (fix ? " (removed)" : "")
+                text += ", \(report.temporaryFiles) temporary files"
+                if fix, report.temporaryFiles > 0 { text += " (\(report.temporaryFilesRemoved) older than an hour removed)" }
                 Terminal.writeError(text + "\n")
             }
             if !fix, !report.damaged.isEmpty { throw ExitStatus.partialFailure.exitCode }

@@ -52,7 +52,7 @@ extension GetRequest {
         }
         display.finish()
         stdout.flush()
-        let status = stdout.isClosed ? .success : ExitStatus.combining(failures, total: urls.count)
+        let status = stdout.isClosed ? .outputClosed : ExitStatus.combining(failures, total: urls.count)
         if status != .success { throw status.exitCode }
     }
 
@@ -67,14 +67,14 @@ extension GetRequest {
                 stdout.write(try image.contents())
                 return nil
             } catch {
-                return ("imgfetch: \(url): Cannot read the cached image: \(SystemErrorText.describe(error)).", .fileError)
+                return ("imgfetch: \(URL.redacting(url)): Cannot read the cached image: \(SystemErrorText.describe(error)).", .fileError)
             }
         case let path?:
             do {
                 try image.contents().write(to: URL(fileURLWithPath: path), options: .atomic)
                 return nil
             } catch {
-                return ("imgfetch: \(url): Cannot write \(path): \(SystemErrorText.describe(error)).", .fileError)
+                return ("imgfetch: \(URL.redacting(url)): Cannot write \(path): \(SystemErrorText.describe(error)).", .fileError)
             }
         }
     }

@@ -1,3 +1,4 @@
+import FoundationEssentials
 import ImageFetchKit
 
 extension LoadResult {
@@ -5,7 +6,7 @@ extension LoadResult {
     var jsonLine: String {
         let image = self.image
         var json = JSONLine()
-        json.add("url", url)
+        json.add("url", URL.redacting(url))
         json.add("path", image?.filePath)
         json.add("format", image?.format.rawValue)
         json.add("width", image?.width)
@@ -19,15 +20,26 @@ extension LoadResult {
 
     /// The one stderr line for a failure: `imgfetch: URL: cause`.
     var errorLine: String? {
-        error.map { "imgfetch: \(url): \($0.reason)" }
+        error.map { "imgfetch: \(URL.redacting(url)): \($0.reason)" }
     }
 
     /// The `-v` stderr line: cache type, time and URL.
     var verboseLine: String {
         let ms = Int((elapsed * 1000).rounded())
         if let image {
-            return "imgfetch: \(image.cacheType.rawValue) \(ms)ms \(image.format.rawValue) \(image.width)x\(image.height) \(image.byteCount)B \(url)"
+            return "imgfetch: \(image.cacheType.rawValue) \(ms)ms \(image.format.rawValue) \(image.width)x\(image.height) \(image.byteCount)B \(URL.redacting(url))"
         }
-        return "imgfetch: failed \(ms)ms \(url)"
+        return "imgfetch: failed \(ms)ms \(URL.redacting(url))"
+    }
+}
+
+extension URLListReader.RejectedLine {
+    /// The `--json` object for a skipped line: its excerpt as `url`, its `line` number and the `error`.
+    var jsonLine: String {
+        var json = JSONLine()
+        json.add("url", excerpt)
+        json.add("line", number)
+        json.add("error", reason)
+        return json.text
     }
 }

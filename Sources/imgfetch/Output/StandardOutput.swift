@@ -4,8 +4,9 @@ import Synchronization
 
 /// Results on stdout, buffered and safe to call from any task.
 ///
-/// A closed pipe (`imgfetch prefetch --json list | head`) is not an error: the first EPIPE marks the
-/// output closed, later writes are dropped and `isClosed` tells the command to stop quietly.
+/// A closed pipe (`imgfetch prefetch --json list | head`) ends the run as it ends a Unix filter: the
+/// first EPIPE marks the output closed, later writes are dropped, and `isClosed` tells the command
+/// to stop without an error message and exit with `ExitStatus.outputClosed` (141).
 /// SIGPIPE must be ignored (see `Terminal.prepare()`) so that the write returns EPIPE instead of
 /// killing the process.
 final class StandardOutput: Sendable {

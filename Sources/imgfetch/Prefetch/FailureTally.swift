@@ -7,7 +7,11 @@ final class FailureTally: Sendable {
     private let statuses = Mutex<Set<ExitStatus>>([])
 
     func record(_ error: LoaderError) {
-        _ = statuses.withLock { $0.insert(ExitStatus(error.category)) }
+        record(ExitStatus(error.category))
+    }
+
+    func record(_ status: ExitStatus) {
+        _ = statuses.withLock { $0.insert(status) }
     }
 
     /// The class of every failure when all `total` inputs failed for one reason; otherwise

@@ -10,7 +10,9 @@ struct PrefetchCommand: AsyncParsableCommand {
         abstract: "Load a list of URLs into the cache, several at a time.",
         discussion: """
             The list has one URL a line; blank lines and lines starting with # are skipped. It is \
-            read as it is consumed, so a list of any length runs in constant memory. Standard \
+            read as it is consumed, so a list of any length runs in constant memory. A line that \
+            cannot be a URL (not UTF-8, a control character such as NUL, over 64 KiB, not http or \
+            https) is reported with its line number, counted as failed, and skipped. Standard \
             input is read only when the list is given as '-'. A closing summary on stderr counts \
             the URLs fetched, taken from the remote cache, already cached and failed. The exit \
             status is non-zero if any failed: the failure's own status when every URL failed for \

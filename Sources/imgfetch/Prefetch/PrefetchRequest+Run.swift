@@ -1,44 +1,90 @@
 import FoundationEssentials
+import Glibc
 import ImageFetchKit
+import Synchronization
 
 extension PrefetchRequest {
     /// Loads every URL of the list, printing JSON Lines if asked and a summary; throws the exit
-    /// code when any failed.
+    /// code when any failed, when stdout closed early, or when a stop signal ended the run.
+    ///
+    /// SIGINT, SIGTERM and SIGHUP stop the run: no new loads start, running transfers are
+    /// cancelled, stores already writing finish (so no temporary file stays), and the summary so
+    /// far is printed before exiting 130 (SIGINT) or 143. A second stop signal exits at once,
+    /// after removing the temporary files of the stores still writing. The first one is
+    /// acknowledged on stderr, even with `-q`: it says how to exit at once.
     func run() async throws {
+        try validateList()
         Terminal.prepare()
+        let stdout = StandardOutput.shared
+        let (json, verbose, options) = (self.json, settings.verbose, settings.load)
+        let failures = FailureTally()
+        let openedReader = Mutex<URLListReader?>(nil)
+        // A list file is counted first (one quick pass) when a progress line will show it, for a
+        // total, a percentage and an ETA; standard input is streamed, with no total.
+        let total = !settings.quiet && Terminal.stderrIsTerminal ? URLListReader.countEntries(path: list) : nil
+        let display = ProgressDisplay(quiet: settings.quiet, total: total) { openedReader.withLock { $0 }?.fractionRead }
+        let listName = list == "-" ? "standard input" : list
+        let rejectedLines = Atomic<Int>(0)
         let reader: URLListReader
         do {
-            reader = try URLListReader(path: list)
+            reader = try URLListReader(path: list) { line in
+                rejectedLines.add(1, ordering: .relaxed)
+                failures.record(.usage)
+                display.skipped()
+                display.message("imgfetch: \(listName):\(line.number): \(line.excerpt): \(line.reason)")
+                if json { stdout.writeLine(line.jsonLine) }
+            }
         } catch {
             Terminal.writeError("imgfetch: \(error)\n")
             throw ExitStatus.fileError.exitCode
         }
+        openedReader.withLock { $0 = reader }
         // A small memory cache keeps a long run flat: it only has to catch repeats close together
         // (about 1000 recent entries; loads in flight share their result anyway); anything older is
         // a disk hit.
         let loader = try settings.makeLoader(concurrency: jobs, memoryCostLimit: 1024 * 1024)
-        let stdout = StandardOutput.shared
-        let display = ProgressDisplay(quiet: settings.quiet, total: nil) { reader.fractionRead }
-        let (json, verbose) = (self.json, settings.verbose)
-        let failures = FailureTally()
 
         // Twice as many loads as transfers: while some loads validate and store, the next
         // transfers are already queued, so the network never waits on the disk.
         let tally = shard.map { ShardTally(shard: $0, filter: settings.load.keyFilter) }
-        let urls = reader.lazy.filter { tally?.takes($0) ?? true }
-        let summary = await ImagePrefetcher(loader: loader, concurrency: 2 * jobs).prefetch(
-            urls, options: settings.load, shouldContinue: { !stdout.isClosed }
-        ) { event in
-            switch event {
-            case .progress(let url, let progress):
-                display.transfer(url, progress: progress)
-            case .finished(let result):
-                display.finished(result)
-                if let error = result.error { failures.record(error) }
-                if let line = result.errorLine { display.message(line) } else if verbose { display.message(result.verboseLine) }
-                if json { stdout.writeLine(result.jsonLine) }
+        let prefetcher = ImagePrefetcher(loader: loader, concurrency: 2 * jobs)
+        // Watching starts before the run, so no signal finds the default action (death, with
+        // temporary files left); one that comes before the run's task exists cancels it at once.
+        let stopSignal = Mutex<Int32?>(nil)
+        let running = Mutex<Task<PrefetchSummary, Never>?>(nil)
+        StopSignals.watch { signal, count in
+            if count == 1 {
+                // Said before cancelling, so it comes before the summary the cancelled run prints.
+                display.message("imgfetch: stopping: no new transfers, the running ones cancelled; signal again to exit at once.")
+                stopSignal.withLock { $0 = signal }
+                running.withLock { $0 }?.cancel()
+                return
+            }
+            // Asked twice: the user is not waiting for the running stores.
+            DiskCache.removeWritesInProgress()
+            display.finish()
+            stdout.flush()
+            let first = stopSignal.withLock { $0 } ?? signal
+            Glibc._exit(StopSignals.exitStatus(for: first).rawValue)
+        }
+        let work = Task.detached {
+            let urls = reader.lazy.filter { tally?.takes($0) ?? true }
+            return await prefetcher.prefetch(urls, options: options, shouldContinue: { !stdout.isClosed }) { event in
+                switch event {
+                case .progress(let url, let progress):
+                    display.transfer(url, progress: progress)
+                case .finished(let result):
+                    display.finished(result)
+                    if let error = result.error { failures.record(error) }
+                    if let line = result.errorLine { display.message(line) } else if verbose { display.message(result.verboseLine) }
+                    if json { stdout.writeLine(result.jsonLine) }
+                }
             }
         }
+        running.withLock { $0 = work }
+        if stopSignal.withLock({ $0 }) != nil { work.cancel() }
+        var summary = await work.value
+        summary.failed += rejectedLines.load(ordering: .relaxed)
         // Uploads to the remote tier run behind the loads; they finish before the summary.
         let remote = await loader.finishRemoteCache()
         display.finish()
@@ -47,13 +93,18 @@ extension PrefetchRequest {
             Terminal.writeError("imgfetch: \(error)\n")
             throw ExitStatus.fileError.exitCode
         }
+        let signal = stopSignal.withLock { $0 }
         if !settings.quiet {
-            Terminal.writeError((tally.map { "\($0.text)\n" } ?? "") + summary.text + "\n")
+            let stopped = signal == nil ? "" : " (stopped by a signal)"
+            Terminal.writeError((tally.map { "\($0.text)\n" } ?? "") + summary.text + stopped + "\n")
             if let remote, let tier = loader.configuration.remoteCache?.location {
                 Terminal.writeError(remote.text(tier: tier.description) + "\n")
             }
         }
+        if let signal { throw StopSignals.exitStatus(for: signal).exitCode }
+        // A closed stdout ended the run early: whatever failed or not, it did not finish.
+        if stdout.isClosed { throw ExitStatus.outputClosed.exitCode }
         let status = failures.status(failed: summary.failed, total: summary.total)
-        if status != .success, !stdout.isClosed { throw status.exitCode }
+        if status != .success { throw status.exitCode }
     }
 }

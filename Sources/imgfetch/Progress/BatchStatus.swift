@@ -15,6 +15,12 @@ struct BatchStatus {
         running[url] = progress
     }
 
+    /// An input that failed without a load (a list line that is not a URL).
+    mutating func skipped() {
+        done += 1
+        failed += 1
+    }
+
     mutating func finished(_ result: LoadResult) {
         done += 1
         if let image = result.image {
@@ -29,7 +35,9 @@ struct BatchStatus {
         finishedBytes + running.values.reduce(0) { $0 + $1.receivedBytes }
     }
 
-    /// One transfer: `1.2 MiB / 3.4 MiB  35%  2.1 MiB/s`; a batch: `120/1000  3 failed  34.5 MiB  12.3 MiB/s  ETA 0:07`.
+    /// One transfer: `1.2 MiB / 3.4 MiB  35%  2.1 MiB/s`; a batch of known size (URLs given, or a
+    /// list file counted first): `120/1000 (12%)  3 failed  34.5 MiB  12.3 MiB/s  ETA 0:07`; a
+    /// streamed list: `120 done  34.5 MiB  12.3 MiB/s`.
     func line(elapsed: Double, listFraction: Double?, color: Bool) -> String {
         let bytes = receivedBytes
         let rate = elapsed > 0 ? Double(bytes) / elapsed : 0
@@ -42,7 +50,7 @@ struct BatchStatus {
             parts.append(ByteText.format(Int64(rate)) + "/s")
             return parts.joined(separator: "  ")
         }
-        var parts = [total.map { "\(done)/\($0)" } ?? "\(done) done"]
+        var parts = [total.map { "\(done)/\($0) (\($0 > 0 ? min(100, done * 100 / $0) : 100)%)" } ?? "\(done) done"]
         if failed > 0 {
             let text = "\(failed) failed"
             parts.append(color ? "\u{1B}[31m\(text)\u{1B}[0m" : text)

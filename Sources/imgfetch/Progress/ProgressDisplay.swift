@@ -27,7 +27,8 @@ final class ProgressDisplay: Sendable {
     /// runtime conformance scan for (see `ImageLoader`).
     private let stopTicking = Mutex<(@Sendable () -> Void)?>(nil)
 
-    /// `total` is the number of inputs when known up front (`get`), `nil` for a streamed list.
+    /// `total` is the number of inputs when known up front (`get`, a list file counted first),
+    /// `nil` for a streamed list (standard input).
     init(quiet: Bool, total: Int?, listFraction: (@Sendable () -> Double?)? = nil) {
         enabled = !quiet && Terminal.stderrIsTerminal
         color = enabled && Terminal.useColor
@@ -55,6 +56,12 @@ final class ProgressDisplay: Sendable {
     func finished(_ result: LoadResult) {
         guard enabled else { return }
         update { $0.finished(result) }
+    }
+
+    /// One input failed without a load (a list line that is not a URL).
+    func skipped() {
+        guard enabled else { return }
+        update { $0.skipped() }
     }
 
     /// Prints a whole line on stderr (an error or a `-v` note) above the status line.

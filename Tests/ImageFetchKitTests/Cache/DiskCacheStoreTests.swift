@@ -173,8 +173,9 @@ final class DiskCacheOpeningTests: XCTestCase {
         let root = try makeTemporaryDirectory(self)
         XCTAssertTrue(FileManager.default.createFile(atPath: root + "/file", contents: Data([1])))
         XCTAssertThrowsError(try DiskCache(directory: root + "/file/cache")) { error in
-            guard case .cannotWrite(let path, _) = error as? DiskCache.Error else { return XCTFail("\(error)") }
+            guard case .cannotCreateDirectory(let path, _) = error as? DiskCache.Error else { return XCTFail("\(error)") }
             XCTAssertEqual(path, root + "/file/cache")
+            XCTAssertTrue(String(describing: error).hasPrefix("Cannot create the cache directory \(root)/file/cache: "), "\(error)")
         }
     }
 

@@ -1,0 +1,67 @@
+import Foundation
+import XCTest
+
+/// A cache on a full disk: a 2 MiB tmpfs mounted as the cache directory, two images of 1.1 MB.
+final class DiskFullTests: EndToEndTestCase {
+    private var mounted = false
+
+    override func setUpWithError() throws {
+        try super.setUpWithError()
+        try FileManager.default.createDirectory(at: cacheDirectory, withIntermediateDirectories: true)
+        let mount = try Shell.run("mount -t tmpfs -o size=2m,mode=0700 imgfetch-test \(Shell.quote(cacheDirectory.path))")
+        try XCTSkipUnless(mount.status == 0, "mounting a tmpfs is refused here: \(mount.stderr)")
+        mounted = true
+        // Random pixels do not compress: each PNG is about 1.1 MB, and only one fits.
+        let script = """
+            import random, struct, sys, zlib
+            def chunk(kind, data): return struct.pack(">I", len(data)) + kind + data + struct.pack(">I", zlib.crc32(kind + data))
+            for seed, path in enumerate(sys.argv[1:]):
+                rows = random.Random(seed)
+                raw = b"".join(b"\\0" + rows.randbytes(620 * 3) for _ in range(620))
+                header = struct.pack(">IIBBBBB", 620, 620, 8, 2, 0, 0, 0)
+                open(path, "wb").write(b"\\x89PNG\\r\\n\\x1a\\n" + chunk(b"IHDR", header) + chunk(b"IDAT", zlib.compress(raw, 1)) + chunk(b"IEND", b""))
+            """
+        let made = try Shell.run("python3 -c \(Shell.quote(script)) \(Shell.quote(served.appendingPathComponent("big1.png").path)) \(Shell.quote(served.appendingPathComponent("big2.png").path))")
+        XCTAssertEqual(made.status, 0, made.stderr)
+    }
+
+    override func tearDown() {
+        if mounted { _ = try? Shell.run("umount \(Shell.quote(cacheDirectory.path))") }
+        super.tearDown()
+    }
+
+    private func temporaryFiles() -> [String] {
+        (FileManager.default.enumerator(atPath: cacheDirectory.path)?.allObjects as? [String] ?? []).filter { $0.hasSuffix(".tmp") }
+    }
+
+    func testAFullDiskFailsTheStoreWithEightLeavesNothingPartialAndTheBatchGoesOn() throws {
+        let list = try directory.write(Data([url("/big1.png"), url("/big2.png"), url("/gray.png")].joined(separator: "\n").utf8), to: "list.txt")
+
+        let batch = try imgfetch(["prefetch", "-j", "1", list.path])
+
+        XCTAssertEqual(batch.status, 1, "one failed, the others were stored: \(batch.stderr)")
+        let errors = lines(batch.stderr).filter { $0.hasPrefix("imgfetch: ") }
+        XCTAssertEqual(errors.count, 1, batch.stderr)
+        XCTAssertTrue(errors[0].contains(": the disk is full (No space left on device); free some space"), errors[0])
+        XCTAssertTrue(batch.stderr.contains("prefetch: 2 fetched, 0 already cached, 1 failed"), batch.stderr)
+        XCTAssertEqual(temporaryFiles(), [])
+        let entries = try cachedEntries()
+        XCTAssertEqual(entries.count, 2)
+        for entry in entries { XCTAssertTrue(FileManager.default.fileExists(atPath: entry.path), "a row without its file: \(entry.path)") }
+        let verify = try imgfetch(["cache", "verify"])
+        XCTAssertEqual(verify.status, 0, verify.stderr)
+        XCTAssertEqual(verify.stderr, "verify: 2 checked, 0 damaged, 0 unindexed files, 0 temporary files\n")
+
+        // The one that failed fails alone with the file-error status, and works once there is room.
+        let failed = try XCTUnwrap([url("/big1.png"), url("/big2.png")].first { !entries.map(\.url).contains($0) })
+        let stored = try XCTUnwrap([url("/big1.png"), url("/big2.png")].first { $0 != failed })
+        let alone = try imgfetch(["get", failed])
+        XCTAssertEqual(alone.status, 8, alone.stderr)
+        XCTAssertTrue(alone.stderr.contains("the disk is full"), alone.stderr)
+        XCTAssertEqual(try imgfetch(["cache", "purge", stored]).status, 0)
+        let again = try imgfetch(["get", failed])
+        XCTAssertEqual(again.status, 0, again.stderr)
+        XCTAssertEqual(temporaryFiles(), [])
+        XCTAssertEqual(try imgfetch(["cache", "verify"]).status, 0)
+    }
+}
