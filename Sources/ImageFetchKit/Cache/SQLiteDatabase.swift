@@ -82,8 +82,9 @@ final class SQLiteDatabase {
     ///
     /// Why: the last connection to close checkpoints the log into the database, which costs three
     /// syncs (the log, its directory, the database) and a truncation that makes the next writer
-    /// sync a new log header and the directory again: five syncs, 10–15 ms on this machine, in
-    /// every `imgfetch get` that stores one image (a whole curl fetch takes 9 ms). A small log is
+    /// sync a new log header and the directory again: five syncs in every `imgfetch get` that
+    /// stores one image — about 1 ms on this machine when it is quiet, 4–10 ms while other work
+    /// writes to the disk (a whole curl fetch takes 7–9 ms). A small log is
     /// left for later instead; SQLite reads it back when the next process opens the index (0.1 ms
     /// for a hundred frames, 2–3 ms for a thousand, measured), and a connection that finds the
     /// log over this size checkpoints it at close as before. One stored image adds about six
