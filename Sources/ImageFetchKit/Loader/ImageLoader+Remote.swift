@@ -23,7 +23,7 @@ extension ImageLoader {
     /// The tier's object for `key`, checked like an origin response (its content hash, then the
     /// decoders' validation) and within the max age counted from its `Last-Modified`, stored in the
     /// disk cache; nil when the tier has no usable object.
-    private func loadFromRemote(
+    func loadFromRemote(
         _ tier: RemoteCacheTier, url: URL, key: CacheKey, options: LoadOptions, cache: DiskCache?
     ) async throws(LoaderError) -> LoadedImage? {
         // The envelope's header is well under 1 KiB.

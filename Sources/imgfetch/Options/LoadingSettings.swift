@@ -14,11 +14,13 @@ struct LoadingSettings: Sendable {
 }
 
 extension LoadingSettings {
-    /// The settings argument-parser's option groups hold.
-    init(_ loader: LoaderOptions, _ output: OutputOptions) {
+    /// The settings argument-parser's option groups hold; `transform` must have passed its
+    /// `validate(maxPixels:)`.
+    init(_ loader: LoaderOptions, _ output: OutputOptions, _ transform: TransformOptions? = nil) {
         self.init(
             cacheDir: loader.location.cacheDir, remoteCache: loader.remote.remoteCache, remoteCacheMode: loader.remote.remoteCacheMode,
             load: loader.loadOptions, quiet: output.quiet, verbose: output.verbose)
+        load.transform = try? transform?.spec(maxPixels: loader.maxPixels)
     }
 
     /// The shared flags a quick command line may hold (see `QuickArguments`): names and spellings.
