@@ -138,6 +138,20 @@ final class TransformCommandTests: EndToEndTestCase {
         XCTAssertEqual(try cachedEntries().count, 0)
     }
 
+    func testCacheShowListsAnOriginalsVariants() throws {
+        let u = url("/portrait.jpg")
+        _ = try getJSON(["--resize", "50", u])
+        _ = try getJSON(["--resize", "80x80", "--fit", "cover", "--format", "webp", u])
+        let text = try imgfetch(["cache", "show", u])
+        XCTAssertEqual(text.status, 0, text.stderr)
+        let rows = lines(text.stdout).filter { $0.hasPrefix("variant:") }
+        XCTAssertEqual(rows.count, 2, text.stdout)
+        XCTAssertTrue(rows.contains { $0.contains("50x jpeg 50x80") }, text.stdout)
+        XCTAssertTrue(rows.contains { $0.contains("80x80 cover webp q80 webp 80x80") }, text.stdout)
+        let json = try XCTUnwrap(jsonObjects(try imgfetch(["cache", "show", "--json", u]).stdout).first)
+        XCTAssertEqual(json["variants"] as? [String], ["50x", "80x80 cover webp q80"])
+    }
+
     func testBadSpecsAreUsageErrorsBeforeAnyRequest() throws {
         let cases: [([String], String)] = [
             (["--resize", "0x0"], "--resize '0x0'"),
