@@ -3,8 +3,17 @@
 ///
 /// Alpha is premultiplied before filtering and divided out after, so a fully transparent pixel,
 /// whatever colour it stores, lends no colour to its neighbours. Work runs in Float, four channels
-/// at a time: a horizontal pass over the source rows into a buffer of `width` columns, then a
-/// vertical pass into the result. Thread-safe: every call uses its own buffers.
+/// at a time: a horizontal pass over each source row read, then a vertical pass into the result
+/// (see `ResamplePasses`). Thread-safe: every call uses its own buffers.
+///
+/// Why our own kernel and not Debian's stb_image_resize (libstb-dev, v0.97): stb has no Lanczos
+/// (its sharpest filters are 4-tap cubics) and measured slower anyway. Release build, one core of
+/// this 2-core builder, median of 15–100 runs, RGBA with some transparency, to 256×192:
+///
+///     source       this Lanczos-3   stb Catmull-Rom   stb Mitchell
+///     4000×3000    37.5 ms          133 ms            149 ms
+///     1024×768     3.4 ms           10.6 ms           10.4 ms
+///     500×375      1.3 ms           2.8 ms            2.7 ms
 enum Resampler {
     /// `image` resampled to exactly `width` × `height` (both at least 1), from `region` of it
     /// (by default the whole image). The region is in source pixels and may be fractional, so
@@ -21,15 +30,9 @@ enum Resampler {
 
         let columns = LanczosWeights(sourceCount: image.width, outputCount: width, start: region.x, length: region.width)
         let rows = LanczosWeights(sourceCount: image.height, outputCount: height, start: region.y, length: region.height)
-        // Only the source rows the vertical pass reads go through the horizontal pass.
-        let rowRange = rows.sourceRange
-        let intermediate = UnsafeMutableBufferPointer<SIMD4<Float>>.allocate(capacity: rowRange.count * width)
-        defer { intermediate.deallocate() }
-        image.pixels.withUnsafeBufferPointer { source in
-            ResamplePasses.horizontal(source, sourceWidth: image.width, rows: rowRange, columns: columns, into: intermediate)
-        }
+        let passes = ResamplePasses(columns: columns, rows: rows)
         let pixels = PixelBuffer.make(byteCount: width * height * 4) { output in
-            ResamplePasses.vertical(UnsafeBufferPointer(intermediate), firstRow: rowRange.lowerBound, rows: rows, width: width, into: output)
+            image.pixels.withUnsafeBufferPointer { source in passes.run(source, sourceWidth: image.width, into: output) }
         }
         return RGBAImage(width: width, height: height, pixels: pixels)
     }
