@@ -32,18 +32,26 @@ enum Pillow {
     }
 
     private static func interpreter() throws -> String {
+        guard let path = interpreterPath else {
+            throw XCTSkip("no python3 with Pillow is installed (scripts/deps test installs python3-pil)")
+        }
+        return path
+    }
+
+    /// Found once per test run: each probe starts a Python.
+    private static let interpreterPath: String? = {
         for candidate in ["/usr/bin/python3", "/usr/local/bin/python3"] where FileManager.default.isExecutableFile(atPath: candidate) {
             let probe = Process()
             probe.executableURL = URL(fileURLWithPath: candidate)
             probe.arguments = ["-c", "import PIL.Image, PIL.ImageCms"]
             probe.standardOutput = FileHandle.nullDevice
             probe.standardError = FileHandle.nullDevice
-            try probe.run()
+            guard (try? probe.run()) != nil else { continue }
             probe.waitUntilExit()
             if probe.terminationStatus == 0 { return candidate }
         }
-        throw XCTSkip("no python3 with Pillow is installed (scripts/deps test installs python3-pil)")
-    }
+        return nil
+    }()
 }
 
 extension RGBAImage {

@@ -108,7 +108,12 @@ final class ResamplerTests: XCTestCase {
 
     // MARK: Helpers
 
-    /// Resizes `image` with the Resampler and with Pillow and asserts PSNR ≥ 30 dB.
+    /// The issue asks for ≥ 30 dB, which nearest-neighbour fails (14 dB) but bilinear and box
+    /// nearly pass (29–32 dB against Pillow's Lanczos on `detailedImage`) and bicubic passes
+    /// (38–39 dB). 40 dB tells a Lanczos-3 apart from all of them; ours scores 44–62 dB.
+    private static let minimumPSNR = 40.0
+
+    /// Resizes `image` with the Resampler and with Pillow and asserts PSNR ≥ `minimumPSNR`.
     private func assertMatchesPillow(
         _ image: RGBAImage, width: Int, height: Int, region: SourceRegion? = nil, file: StaticString = #filePath, line: UInt = #line
     ) throws {
@@ -127,7 +132,7 @@ final class ResamplerTests: XCTestCase {
         XCTAssertEqual(reference.count, width * height * 4, "Pillow's output size", file: file, line: line)
         guard reference.count == ours.pixels.count else { return }
         let psnr = peakSignalToNoise(ours, RGBAImage(width: width, height: height, pixels: [UInt8](reference)))
-        XCTAssertGreaterThanOrEqual(psnr, 30, "\(image.width)×\(image.height) → \(width)×\(height): PSNR against Pillow", file: file, line: line)
+        XCTAssertGreaterThanOrEqual(psnr, Self.minimumPSNR, "\(image.width)×\(image.height) → \(width)×\(height): PSNR against Pillow", file: file, line: line)
     }
 
     /// A deterministic image with detail at every scale: a zone plate in red, fine diagonal
