@@ -14,6 +14,7 @@
 #include <webp/decode.h>
 #include <webp/demux.h>
 #include <gif_lib.h>
+#include "CImageTransform.h"  // lcms2 and the encoders, for the transforms
 
 /// Each loads its libraries once per process (thread-safe) and returns NULL on success, or a
 /// message saying why they could not be loaded. A group's functions may be called only after

@@ -22,7 +22,7 @@ enum TurboJPEG {
         }
         defer { if pooled != nil { pool.checkIn(handle) } else { imgfetch_tjDestroy(handle) } }
         var failure: String?
-        let pixels = PixelBuffer.make(byteCount: width * height * 4) { buffer in
+        var pixels = PixelBuffer.make(byteCount: width * height * 4) { buffer in
             let status = data.withUnsafeBytes { source in
                 imgfetch_tjDecompress2(
                     handle, source.baseAddress?.assumingMemoryBound(to: UInt8.self), UInt(source.count),
@@ -38,23 +38,7 @@ enum TurboJPEG {
         }
         if let failure { throw .corrupt(.jpeg, reason: String(failure.trimmingWhitespace())) }
         guard let cmyk else { return pixels }
-        return convertCMYK(pixels, storage: cmyk)
-    }
-
-    private static func convertCMYK(_ cmyk: [UInt8], storage: CMYKStorage) -> [UInt8] {
-        var pixels = cmyk
-        pixels.withUnsafeMutableBufferPointer { p in
-            var i = 0
-            while i < p.count {
-                var c = Int(p[i]), m = Int(p[i + 1]), y = Int(p[i + 2]), k = Int(p[i + 3])
-                if storage == .plain { c = 255 - c; m = 255 - m; y = 255 - y; k = 255 - k }
-                p[i] = UInt8((c * k + 127) / 255)
-                p[i + 1] = UInt8((m * k + 127) / 255)
-                p[i + 2] = UInt8((y * k + 127) / 255)
-                p[i + 3] = 255
-                i += 4
-            }
-        }
+        CMYKFormula.convertToRGBA(&pixels, inverted: cmyk == .inverted)
         return pixels
     }
 
