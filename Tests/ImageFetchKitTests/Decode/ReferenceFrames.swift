@@ -56,7 +56,7 @@ struct ReferenceAnimation {
             frames.append(try DecoderRegistry.standard.decode(Data(contentsOf: URL(fileURLWithPath: tool.path("f\(number).png")))))
             let delay = try String(contentsOfFile: tool.path("f\(number).txt"), encoding: .utf8)
             guard let match = delay.firstMatch(of: /delay=(\d+)\/(\d+)/), let numerator = Int(match.1), let denominator = Int(match.2) else {
-                throw PNMError(reason: "apngdis wrote no delay for frame \(number): \(delay)")
+                throw TestDataError(reason: "apngdis wrote no delay for frame \(number): \(delay)")
             }
             let seconds = denominator == 0 ? 100 : denominator
             durations.append((numerator * 1000 + seconds / 2) / seconds)

@@ -91,12 +91,12 @@ struct PNMImage {
             height = Int(fields["HEIGHT"] ?? "") ?? 0
             channels = Int(fields["DEPTH"] ?? "") ?? 0
         default:
-            throw PNMError(reason: "not a binary PNM image: \(magic)")
+            throw TestDataError(reason: "not a binary PNM image: \(magic)")
         }
         offset += 1  // the one whitespace byte before the samples
         let samples = Array(bytes[offset...])
         guard samples.count >= width * height * channels, [1, 3, 4].contains(channels) else {
-            throw PNMError(reason: "the PNM image holds \(samples.count) bytes, not \(width * height * channels)")
+            throw TestDataError(reason: "the PNM image holds \(samples.count) bytes, not \(width * height * channels)")
         }
         var rgba = [UInt8](repeating: 255, count: width * height * 4)
         for i in 0..<(width * height) {
@@ -107,7 +107,7 @@ struct PNMImage {
     }
 }
 
-struct PNMError: Error, CustomStringConvertible {
+struct TestDataError: Error, CustomStringConvertible {
     let reason: String
     var description: String { reason }
 }

@@ -11,7 +11,7 @@ struct WebPShrink: Sendable, Hashable {
     static let whole = WebPShrink(factor: 1)
 
     /// A side of `length` pixels, shrunk.
-    func scaled(_ length: Int) -> Int { max(1, (2 * length + factor) / (2 * factor)) }
+    func scaled(_ length: Int) -> Int { (2 * length + factor) / (2 * factor) }
 
     /// The largest integer shrink whose scaled width and height are both at least `minimum`;
     /// whole size when there is no minimum or the image is not larger than it.
