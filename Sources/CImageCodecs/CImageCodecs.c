@@ -202,7 +202,6 @@ static struct {
     int (*get_extension_next)(GifFileType *, GifByteType **);
     int (*get_code)(GifFileType *, int *, GifByteType **);
     int (*get_code_next)(GifFileType *, GifByteType **);
-    int (*extension_to_gcb)(size_t, const GifByteType *, GraphicsControlBlock *);
 } gif_api;
 
 static void load_gif(void) {
@@ -219,7 +218,6 @@ static void load_gif(void) {
         {(void **)&gif_api.get_extension_next, "DGifGetExtensionNext"},
         {(void **)&gif_api.get_code, "DGifGetCode"},
         {(void **)&gif_api.get_code_next, "DGifGetCodeNext"},
-        {(void **)&gif_api.extension_to_gcb, "DGifExtensionToGCB"},
     };
     LOAD(gif, "libgif.so.7", "libgif7", symbols);
     gif.loaded = 1;
@@ -244,6 +242,3 @@ int imgfetch_DGifGetCode(GifFileType *file, int *codeSize, GifByteType **codeBlo
     return gif_api.get_code(file, codeSize, codeBlock);
 }
 int imgfetch_DGifGetCodeNext(GifFileType *file, GifByteType **codeBlock) { return gif_api.get_code_next(file, codeBlock); }
-int imgfetch_DGifExtensionToGCB(size_t length, const GifByteType *extension, GraphicsControlBlock *control) {
-    return gif_api.extension_to_gcb(length, extension, control);
-}

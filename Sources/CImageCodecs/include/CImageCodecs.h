@@ -80,7 +80,6 @@ int imgfetch_DGifGetExtension(GifFileType *gif, int *code, GifByteType **extensi
 int imgfetch_DGifGetExtensionNext(GifFileType *gif, GifByteType **extension);
 int imgfetch_DGifGetCode(GifFileType *gif, int *codeSize, GifByteType **codeBlock);
 int imgfetch_DGifGetCodeNext(GifFileType *gif, GifByteType **codeBlock);
-int imgfetch_DGifExtensionToGCB(size_t length, const GifByteType *extension, GraphicsControlBlock *control);
 
 // --- AVIF (libavif), HEIC (libheif), JPEG XL (libjxl) and TIFF (libtiff), in avif.c, heif.c,
 // jxl.c and tiff.c. Their structures stay on the C side: Swift sees only these calls, which decode

@@ -77,14 +77,18 @@ final class GIFAnimationReader: AnimationReading {
         }
     }
 
-    /// Reads one extension; a graphic control extension becomes the next frame's `control`.
+    /// Reads one extension; a graphic control extension becomes the next frame's `control`. One
+    /// longer than its 4 bytes is read for its first 4, as browsers read it; a shorter one is
+    /// ignored, as `decode` ignores it.
     private func readExtension(into control: inout GraphicsControlBlock) throws(DecodeError) {
         var code: Int32 = 0
         var block: UnsafeMutablePointer<GifByteType>?
         try check(imgfetch_DGifGetExtension(gif, &code, &block))
-        // giflib hands each sub-block with its length byte first.
-        if code == GRAPHICS_EXT_FUNC_CODE, let block, imgfetch_DGifExtensionToGCB(Int(block[0]), block + 1, &control) != GIF_OK {
-            throw .corrupt(.gif, reason: "the graphic control extension before frame \(framesRead + 1) is \(block[0]) bytes, not 4")
+        // giflib hands each sub-block with its length byte first: flags, delay (2 bytes), index.
+        if code == GRAPHICS_EXT_FUNC_CODE, let block, block[0] >= 4 {
+            control.DisposalMode = Int32((block[1] >> 2) & 0x07)
+            control.DelayTime = Int32(block[2]) | Int32(block[3]) << 8
+            control.TransparentColor = block[1] & 0x01 != 0 ? Int32(block[4]) : NO_TRANSPARENT_COLOR
         }
         while block != nil { try check(imgfetch_DGifGetExtensionNext(gif, &block)) }
     }
