@@ -1,9 +1,9 @@
 import FoundationEssentials
 
 extension DecoderRegistry {
-    /// A reader of the composed frames of an animated GIF, animated PNG, animated WebP or AVIF
-    /// image sequence; nil for a still image (one frame) or a format whose frames are not an
-    /// animation (TIFF pages, ICO images) or not read as one here (JPEG XL).
+    /// A reader of the composed frames of an animated GIF, animated PNG, animated WebP, AVIF image
+    /// sequence or JPEG XL animation; nil for a still image (one frame) or a format whose frames
+    /// are not an animation (TIFF pages, ICO images).
     ///
     /// Checks what `decode` checks first (format, header, the pixel limit, structure), then that
     /// frames × canvas pixels stay within `limits.maxAnimationPixels`, all before any frame is

@@ -12,7 +12,8 @@ extension DecoderRegistry {
     /// - WebP stills decode scaled by the largest integer shrink that keeps the minimum; the
     ///   profile comes from the ICCP chunk.
     /// - PNG decodes whole (an animated PNG's default image), with the iCCP profile.
-    /// - GIF and AVIF decode their first frame only; AVIF's `irot` turn is left in `orientation`.
+    /// - GIF, AVIF and JPEG XL decode their first frame only; AVIF's `irot` turn is left in
+    ///   `orientation`.
     /// - Every other format decodes as `decode` does (upright, RGBA) and reports no profile.
     /// A profile that is malformed is dropped (nil), never an error.
     ///

@@ -13,7 +13,7 @@ final class AnimationReaderTests: XCTestCase {
 
     func testStillImagesAndFramesThatAreNoAnimationGetNoReader() throws {
         for name in ["baseline.jpg", "static.gif", "palette.png", "lossy.webp", "alpha.webp", "still.avif",
-                     "multipage.tif", "icons.ico", "bmp24.bmp", "still.heic", "animated.jxl"] {
+                     "multipage.tif", "icons.ico", "bmp24.bmp", "still.heic", "lossy.jxl", "container.jxl"] {
             XCTAssertNil(try registry.animationReader(for: try Fixture.data(name), limits: DecodeLimits()), name)
         }
     }
@@ -25,6 +25,7 @@ final class AnimationReaderTests: XCTestCase {
             ("animated-default.png", 32, 24, [100, 100, 100], 0),
             ("animated.webp", 32, 24, [100, 100, 100], 0),
             ("sequence.avif", 32, 24, [33, 33, 33], 0),
+            ("animated.jxl", 32, 24, [100, 100, 100], 0),
             ("gif-dispose.gif", 16, 12, [100, 200, 0, 1000, 0], 4),
             ("apng-dispose-blend.png", 16, 12, [100, 25, 30, 0, 333], 2),
             ("apng-first-previous.png", 8, 8, [100, 100], 0),
@@ -92,6 +93,17 @@ final class AnimationReaderTests: XCTestCase {
             }
             XCTAssertEqual(frames.map(\.duration), reference.durations, name)
             XCTAssertEqual(reader.loopCount, reference.loop, name)
+        }
+    }
+
+    /// animated.jxl is cjxl's lossless conversion of animated.gif: its frames are the GIF's, as
+    /// ImageMagick composes them.
+    func testJXLAnimationFramesAreTheLosslessGIFFrames() throws {
+        let reference = try ReferenceAnimation.imageMagickCoalesce("animated.gif")
+        let frames = try readAllFrames(try reader("animated.jxl"))
+        XCTAssertEqual(frames.count, reference.frames.count)
+        for (index, (frame, expected)) in zip(frames, reference.frames).enumerated() {
+            assertFrame(frame.image, matches: expected, tolerance: 0, "animated.jxl frame \(index + 1)")
         }
     }
 

@@ -30,7 +30,7 @@ final class DamagedAnimationTests: XCTestCase {
 
     func testFramesTimesCanvasOverTheLimitAreRefusedBeforeTheFirstFrame() throws {
         // Three 32×24 frames compose 2304 pixels.
-        for name in ["animated.gif", "animated.png", "animated.webp", "sequence.avif"] {
+        for name in ["animated.gif", "animated.png", "animated.webp", "sequence.avif", "animated.jxl"] {
             let data = try Fixture.data(name)
             XCTAssertEqual(readingError(data, limits: DecodeLimits(maxAnimationPixels: 32 * 24 * 3 - 1)).map(\.isAnimationLimit), true, name)
             XCTAssertNil(readingError(data, limits: DecodeLimits(maxAnimationPixels: 32 * 24 * 4)), name)
@@ -118,7 +118,7 @@ final class DamagedAnimationTests: XCTestCase {
         var random = SplitMix(seed: 29)
         var refused = 0, read = 0
         for name in ["animated.gif", "gif-dispose.gif", "animated.png", "apng-dispose-blend.png", "animated.webp",
-                     "webp-dispose-blend.webp", "sequence.avif"] {
+                     "webp-dispose-blend.webp", "sequence.avif", "animated.jxl"] {
             let original = [UInt8](try Fixture.data(name))
             for _ in 0..<120 {
                 var bytes = original

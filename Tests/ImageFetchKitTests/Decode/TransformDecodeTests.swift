@@ -85,7 +85,7 @@ final class TransformDecodeTests: XCTestCase {
         }
     }
 
-    func testFormatsWithoutTheirOwnPathDecodeUprightAsDecodeDoes() throws {
+    func testOtherStillImagesDecodeAsDecodeDoesUprightWithoutAProfile() throws {
         for name in ["alpha.bmp", "icons.ico", "alpha.tif", "still.heic", "lossy.jxl", "alpha.png", "palette.png", "static.gif", "animated.gif"] {
             let data = try Fixture.data(name)
             let image = try decode(data, atLeast: (4, 4))
@@ -99,7 +99,7 @@ final class TransformDecodeTests: XCTestCase {
     }
 
     func testAnimationsGiveTheirFirstComposedFrame() throws {
-        for name in ["animated.gif", "animated.webp", "animated.png", "gif-dispose.gif", "webp-dispose-blend.webp", "sequence.avif"] {
+        for name in ["animated.gif", "animated.webp", "animated.png", "gif-dispose.gif", "webp-dispose-blend.webp", "sequence.avif", "animated.jxl"] {
             let data = try Fixture.data(name)
             let image = try decode(data, atLeast: (4, 4))
             let reader = try XCTUnwrap(try registry.animationReader(for: data, limits: DecodeLimits()), name)
