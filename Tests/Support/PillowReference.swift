@@ -7,7 +7,7 @@ public enum PillowReference {
     static let script = URL(fileURLWithPath: #filePath)
         .deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("Tools/pillow-reference.py")
 
-    /// The source pictures (landscape.jpg, portrait.jpg, rotated.jpg, alpha.png), made once per
+    /// The source pictures (landscape.jpg, portrait.jpg, rotated.jpg, transparent.png), made once per
     /// test process; copy them, never write to them.
     public static func sources() throws -> URL {
         try made.get()

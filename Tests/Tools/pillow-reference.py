@@ -4,7 +4,7 @@
 Usage: pillow-reference.py sources DIR
            writes the tests' source images into DIR: landscape.jpg (640x400), portrait.jpg
            (400x640), rotated.jpg (stored 640x400 with EXIF orientation 6, so displayed 400x640),
-           alpha.png (320x200 with an alpha gradient and a transparent border)
+           transparent.png (320x200 with an alpha gradient and a transparent border)
        pillow-reference.py psnr SOURCE OUTPUT FIT
            prints the PSNR in dB of OUTPUT (imgfetch's variant) against Pillow's Lanczos of the
            upright SOURCE to OUTPUT's size, fitted by FIT (inside and fill: the whole image;
@@ -59,7 +59,7 @@ def sources(directory):
         for y in range(100, 184):
             alpha.putpixel((x, y), int(255 * (x - 16) / 287))
     rgba.putalpha(alpha)
-    rgba.save(f"{directory}/alpha.png")
+    rgba.save(f"{directory}/transparent.png")
 
 
 def psnr(source_path, output_path, fit):
@@ -96,6 +96,7 @@ def frames(path):
     durations = []
     for index in range(getattr(image, "n_frames", 1)):
         image.seek(index)
+        image.load()  # WebP sets a frame's duration when it is loaded
         durations.append(int(image.info.get("duration", 0)))
     print(len(durations))
     for duration in durations:

@@ -89,11 +89,21 @@ final class VariantLoaderTests: LoaderTestCase {
     func testATransformFailureSaysWhyAndLeavesTheURLOffTheFailedList() async throws {
         // WebP cannot be wider than 16383 pixels.
         let u = url("/baseline.jpg")
-        let result = await makeLoader().load(u, options: options(TransformSpec(width: 20000, upscale: true, format: .webp)))
+        let result = await makeLoader().load(u, options: options(TransformSpec(width: 17000, height: 1, fit: .fill, upscale: true, format: .webp)))
         guard case .transform(_, let error)? = result.error else { return XCTFail("expected a transform error, got \(String(describing: result.error))") }
         XCTAssertEqual(result.error?.category, .notAnImage)
         XCTAssertTrue(error.description.contains("WebP"), error.description)
         XCTAssertNil(try cache().failure(for: u))
         XCTAssertNotNil(try cache().entry(for: CacheKey(u)), "the original stays cached")
+    }
+
+    func testAnOutputOverThePixelLimitIsRefusedBeforeAnyPixelIsMade() async throws {
+        // 64×48 enlarged to 20000 wide would be 20000×15000: 300 million pixels.
+        let result = await makeLoader().load(url("/baseline.jpg"), options: options(TransformSpec(width: 20000, upscale: true)))
+        guard case .transform(_, .outputTooLarge(let width, let height, let limit))? = result.error else {
+            return XCTFail("expected outputTooLarge, got \(String(describing: result.error))")
+        }
+        XCTAssertEqual([width, height, limit], [20000, 15000, 100_000_000])
+        XCTAssertEqual(result.error?.category, .notAnImage)
     }
 }
