@@ -20,7 +20,7 @@ nginx_start "$BENCH_OUT/corpus"
 list="$BENCH_OUT/lists/resize-$count.txt"
 sed "s|^|$NGINX_URL/|" "$corpus_list" > "$list"
 scenario="resize batch: $count images ($(bench_corpus_size "$corpus_list")) to 256 px, keep ratio, -j$BENCH_CONCURRENCY, median of $rounds"
-if ! bench_imgfetch_has prefetch || ! "$IMGFETCH_BIN" prefetch --help 2>&1 | grep -q -- --resize; then
+if ! bench_imgfetch_has prefetch || ! [[ "$("$IMGFETCH_BIN" prefetch --help 2>&1)" == *--resize* ]]; then
   bench_skip "$scenario" "vs img2dataset" "imgfetch prefetch --resize not available" "" "≤ 0.25×"
   exit 0
 fi

@@ -25,7 +25,7 @@ if [ ! -s "$jpeg" ]; then
 fi
 scenario="thumbnail: one 12 MP JPEG ($(( $(stat -c %s "$jpeg") / 1000 )) KB) to 256 px, whole process, original cached, median of $runs"
 target_vips="≤ 0.50×" target_floor="≤ 1.30×"
-if ! bench_imgfetch_has get || ! "$IMGFETCH_BIN" get --help 2>&1 | grep -q -- --resize; then
+if ! bench_imgfetch_has get || ! [[ "$("$IMGFETCH_BIN" get --help 2>&1)" == *--resize* ]]; then
   bench_skip "$scenario" "vs vipsthumbnail -s 256" "imgfetch get --resize not available" "" "$target_vips"
   exit 0
 fi
