@@ -1,5 +1,5 @@
-// The encoders: libjpeg (libjpeg-turbo's libjpeg API), libpng's simplified API, libwebp and
-// libwebpmux's WebPAnimEncoder. Each group loads at the first image encoded in its format.
+// The encoders: libjpeg (libjpeg-turbo's libjpeg API), libwebp and libwebpmux's WebPAnimEncoder
+// (PNG's is png_encode.c). Each group loads at the first image encoded in its format.
 #include "CImageCodecs.h"
 #include "codec_group.h"
 
@@ -113,52 +113,6 @@ int imgfetch_jpeg_encode(const uint8_t *rgbx, uint32_t width, uint32_t height, i
     }
     out->bytes = job.buffer;
     out->size = job.size;
-    out->free_bytes = free;
-    return IMGFETCH_ENCODED;
-}
-
-// --- PNG (libpng's simplified API, which reports errors in the png_image) ---
-
-static struct group png_encoder = {PTHREAD_ONCE_INIT, "", 0};
-static struct {
-    int (*write_to_memory)(png_imagep, void *, png_alloc_size_t *, int, const void *, png_int_32, const void *);
-    void (*image_free)(png_imagep);
-} png_encoder_api;
-
-static void load_png_encoder(void) {
-    const struct imgfetch_symbol symbols[] = {
-        {(void **)&png_encoder_api.write_to_memory, "png_image_write_to_memory"},
-        {(void **)&png_encoder_api.image_free, "png_image_free"},
-    };
-    LOAD(png_encoder, "libpng16.so.16", "libpng16-16", symbols);
-    png_encoder.loaded = 1;
-}
-LOADER(png_encoder, png_encoder)
-
-int imgfetch_png_encode(const uint8_t *pixels, uint32_t width, uint32_t height, int has_alpha,
-                        struct imgfetch_encoded *out, char *message, size_t message_size) {
-    png_image image;
-    memset(&image, 0, sizeof image);
-    image.version = PNG_IMAGE_VERSION;
-    image.width = width;
-    image.height = height;
-    image.format = has_alpha ? PNG_FORMAT_RGBA : PNG_FORMAT_RGB;
-    // The bound is the raw size plus zlib's worst case; untouched pages of it are never faulted in.
-    png_alloc_size_t size = PNG_IMAGE_PNG_SIZE_MAX(image);
-    uint8_t *buffer = malloc(size);
-    if (buffer == NULL) {
-        imgfetch_copy_message(message, message_size, NULL, "there is not enough memory for the PNG");
-        return IMGFETCH_ENCODE_FAILED;
-    }
-    if (!png_encoder_api.write_to_memory(&image, buffer, &size, 0, pixels, 0, NULL)) {
-        imgfetch_copy_message(message, message_size, image.message, "libpng cannot encode the image");
-        png_encoder_api.image_free(&image);
-        free(buffer);
-        return IMGFETCH_ENCODE_FAILED;
-    }
-    png_encoder_api.image_free(&image);
-    out->bytes = buffer;
-    out->size = size;
     out->free_bytes = free;
     return IMGFETCH_ENCODED;
 }

@@ -53,7 +53,7 @@ final class ShrinkOnLoadDecodeTests: XCTestCase {
             XCTAssertGreaterThanOrEqual(image.height, minimum.1, name)
             let tool = try ReferenceTool()
             defer { tool.remove() }
-            try tool.run("dwebp", ["-quiet", "-scale", "\(image.width)", "\(image.height)", "-pam", ReferenceTool.fixture(name), "-o", tool.path("out.pam")])
+            try tool.run("dwebp", ["-quiet", "-nofilter", "-nofancy", "-scale", "\(image.width)", "\(image.height)", "-pam", ReferenceTool.fixture(name), "-o", tool.path("out.pam")])
             let reference = try PNMImage(Data(contentsOf: URL(fileURLWithPath: tool.path("out.pam"))))
             XCTAssertEqual([image.width, image.height], [reference.width, reference.height], name)
             XCTAssertTrue(image.pixels == reference.rgba, "\(name) at \(image.width)×\(image.height): the pixels differ from dwebp's")

@@ -15,6 +15,12 @@ enum LibWebP {
             guard imgfetch_WebPInitDecoderConfig(&config) != 0 else { status = VP8_STATUS_INVALID_PARAM; return }
             config.output.colorspace = MODE_RGBA
             if scaled {
+                // Shrinking by 2 or more averages away what the in-loop deblocking filter and the
+                // smooth chroma upsampling would refine: skipping both cut dwebp's time for a
+                // corpus WebP scaled to half by a quarter (0.12 to 0.09 s for 10 decodes), as
+                // libwebp's own -nofilter -nofancy options do.
+                config.options.bypass_filtering = 1
+                config.options.no_fancy_upsampling = 1
                 config.options.use_scaling = 1
                 config.options.scaled_width = Int32(width)
                 config.options.scaled_height = Int32(height)
