@@ -1,8 +1,7 @@
 import Foundation
 
-/// Pillow (Debian's python3-pil, which `scripts/deps test` installs for /usr/bin/python3) as the
-/// reference for transforms: it makes the source pictures and measures imgfetch's variants
-/// against its own Lanczos resampling (Tests/Tools/pillow-reference.py).
+/// Pillow as the reference for whole transforms (Tests/Tools/pillow-reference.py): it makes the
+/// source pictures and measures imgfetch's variants against its own Lanczos resampling.
 public enum PillowReference {
     static let script = URL(fileURLWithPath: #filePath)
         .deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("Tools/pillow-reference.py")
@@ -42,19 +41,10 @@ public enum PillowReference {
     }
 
     private static func run(_ arguments: [String]) throws -> String {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/python3")
-        process.arguments = [script.path] + arguments
-        let out = Pipe(), err = Pipe()
-        process.standardOutput = out
-        process.standardError = err
-        try process.run()
-        let output = out.fileHandleForReading.readDataToEndOfFile()
-        let errors = err.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        guard process.terminationStatus == 0 else {
-            throw Failure(message: "pillow-reference.py \(arguments.first ?? "") failed: \(String(decoding: errors, as: UTF8.self))")
+        let result = try Pillow.python([script.path] + arguments)
+        guard result.status == 0 else {
+            throw Failure(message: "pillow-reference.py \(arguments.first ?? "") failed: \(result.errors)")
         }
-        return String(decoding: output, as: UTF8.self)
+        return String(decoding: result.output, as: UTF8.self)
     }
 }
