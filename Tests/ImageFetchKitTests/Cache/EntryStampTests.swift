@@ -174,6 +174,51 @@ final class EntryStampTests: XCTestCase {
         XCTAssertEqual(listed.first?.lastUsedAt, clock.date())
     }
 
+    func testListingInAnyOtherOrderShowsTheUseTheStampRecorded() throws {
+        let cache = try cacheWithAUseOnlyTheStampKnows()
+        for order in [CacheEntry.SortOrder.url, .size, .fetched] {
+            let older = try XCTUnwrap(cache.entries(sortedBy: order).first { $0.url == "older" })
+            XCTAssertEqual(older.lastUsedAt, clock.date(), "\(order)")
+        }
+    }
+
+    func testCatchingUpOnStampsWalksTheIndexInBatches() throws {
+        let cache = try openCache()
+        let names = ["a", "b", "c", "d", "e", "f", "g"]
+        var paths: [String: String] = [:]
+        for name in names {
+            paths[name] = try cache.store(Payload.make(seed: UInt64(name.utf8.first!), size: 100), info: pngInfo, for: key(name), url: name).path
+            clock.advance(by: 10)
+        }
+        clock.advance(by: 120)
+        // Uses only the stamps know, in the first, a middle and the last batch of two.
+        for (offset, name) in ["g", "a", "d"].enumerated() {
+            let path = try XCTUnwrap(paths[name])
+            var stamp = try XCTUnwrap(EntryStamp.read(from: path))
+            stamp.lastUsedAt = clock.date().timeIntervalSince1970 + Double(offset)
+            XCTAssertTrue(stamp.write(to: path))
+        }
+
+        try cache.catchUpOnStampedUses(batch: 2)
+
+        // Read back through the index alone (the stamps removed), so only what the catch-up wrote counts.
+        for path in paths.values { EntryStamp.remove(from: path) }
+        XCTAssertEqual(try cache.entries(sortedBy: .lastUsed).map(\.url), ["d", "a", "g", "f", "e", "c", "b"])
+    }
+
+    func testAListingStopsWhenItsBodySaysSo() throws {
+        let cache = try openCache()
+        for name in ["a", "b", "c", "d"] {
+            try cache.store(Payload.make(seed: 7, size: 100), info: pngInfo, for: key(name), url: name)
+        }
+        var seen: [String] = []
+        try cache.forEachEntry(sortedBy: .url) { entry in
+            seen.append(entry.url)
+            return seen.count < 2
+        }
+        XCTAssertEqual(seen, ["a", "b"])
+    }
+
     // MARK: Helpers
 
     private func hardLink(_ path: String) throws -> String {
