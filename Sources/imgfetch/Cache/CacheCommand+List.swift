@@ -24,13 +24,15 @@ extension CacheCommand {
         func run() throws {
             Terminal.prepare()
             let cache = try location.openCache()
-            let entries: [CacheEntry]
-            do { entries = try cache.entries(sortedBy: sort) } catch { throw CacheCommand.fail(error) }
             let out = StandardOutput.shared
-            for entry in entries {
-                out.writeLine(json ? entry.jsonLine(expired: cache.isExpired(entry)) : entry.tabbedLine)
-                if out.isClosed { break }
-            }
+            // Each line is written as the index yields its entry: `cache ls | head` on a million
+            // entries prints at once and stops at the closed pipe.
+            do {
+                try cache.forEachEntry(sortedBy: sort) { entry in
+                    out.writeLine(json ? entry.jsonLine(expired: cache.isExpired(entry)) : entry.tabbedLine)
+                    return !out.isClosed
+                }
+            } catch { throw CacheCommand.fail(error) }
             out.flush()
             if out.isClosed { throw ExitStatus.outputClosed.exitCode }
         }
