@@ -154,6 +154,18 @@ final class TransformCommandTests: EndToEndTestCase {
         XCTAssertEqual(json["variants"] as? [String], ["50x", "80x80 cover webp q80"])
     }
 
+    func testCacheListShowsVariantsWithTheirSpec() throws {
+        let u = url("/landscape.jpg")
+        _ = try getJSON(["--resize", "64x64", "--fit", "cover", u])
+        let text = try imgfetch(["cache", "ls", "--sort", "url"])
+        XCTAssertEqual(text.status, 0, text.stderr)
+        let rows = lines(text.stdout).map { $0.split(separator: "\t").map(String.init) }
+        XCTAssertEqual(rows.map { $0[5] }.sorted(), ["-", "64x64 cover"])
+        XCTAssertEqual(Set(rows.map { $0[6] }), [u], "a variant is listed under its original's URL")
+        let json = try jsonObjects(try imgfetch(["cache", "ls", "--json"]).stdout)
+        XCTAssertEqual(Set(json.map { $0["variant"] as? String ?? "-" }), ["-", "64x64 cover"])
+    }
+
     func testBadSpecsAreUsageErrorsBeforeAnyRequest() throws {
         let cases: [([String], String)] = [
             (["--resize", "0x0"], "--resize '0x0'"),

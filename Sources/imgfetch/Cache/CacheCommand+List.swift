@@ -12,13 +12,14 @@ extension CacheCommand {
             abstract: "List the cached entries.",
             discussion: """
                 Each line holds, separated by tabs: format, width x height, bytes, fetched (ISO 8601), \
-                last used (ISO 8601), URL. Expired entries are included and marked 'expired' in --json.
+                last used (ISO 8601), variant (the transform that made it, as in '256x256 inside', or \
+                '-' for an original), URL. Expired entries are included and marked 'expired' in --json.
                 """)
 
         @OptionGroup var location: CacheLocationOptions
         @Option(help: ArgumentHelp("Order: lastUsed (newest first), fetched (newest first), size (largest first) or url.", valueName: "order"))
         var sort: CacheEntry.SortOrder = .lastUsed
-        @Flag(help: "Print JSON Lines, one object per entry: url, key, path, format, width, height, bytes, fetched_at, last_used_at, expires_at, expired.")
+        @Flag(help: "Print JSON Lines, one object per entry: url, key, variant, path, format, width, height, bytes, fetched_at, last_used_at, expires_at, expired.")
         var json = false
 
         func run() throws {
@@ -41,7 +42,8 @@ extension CacheCommand {
 
 extension CacheEntry {
     var tabbedLine: String {
-        [format.rawValue, "\(width)x\(height)", String(bytes), fetchedAt.formatted(.iso8601), lastUsedAt.formatted(.iso8601), url]
+        [format.rawValue, "\(width)x\(height)", String(bytes), fetchedAt.formatted(.iso8601), lastUsedAt.formatted(.iso8601),
+         key.variantSpec ?? "-", url]
             .joined(separator: "\t")
     }
 
@@ -49,6 +51,7 @@ extension CacheEntry {
         var line = JSONLine()
         line.add("url", url)
         line.add("key", key.rawValue)
+        line.add("variant", key.variantSpec)
         line.add("path", path)
         line.add("format", format.rawValue)
         line.add("width", width)
