@@ -180,6 +180,26 @@ final class RemoteCacheTests: RemoteCacheTestCase {
         XCTAssertEqual(try requests("/baseline.jpg"), 1)
     }
 
+    func testVariantsGoToTheTierAndAFreshWorkerTakesThemFromThere() throws {
+        let nginx = try startNginx()
+        let environment = ["IMGFETCH_REMOTE_CACHE": nginx.davURL.absoluteString + "/v"]
+        let u = url("/baseline.jpg")
+
+        let made = try worker("one", ["get", "--json", "--resize", "32x32", "--fit", "cover", u], environment: environment)
+        XCTAssertEqual(made.status, 0, made.stderr)
+        XCTAssertEqual(try jsonObjects(made.stdout).first?["transformed"] as? Bool, true)
+        XCTAssertEqual(nginx.storedObjects().count, 2, "the original and its variant")
+
+        let fresh = try worker("two", ["get", "--json", "--resize", "32x32", "--fit", "cover", u], environment: environment)
+        XCTAssertEqual(fresh.status, 0, fresh.stderr)
+        let object = try XCTUnwrap(jsonObjects(fresh.stdout).first)
+        XCTAssertEqual(object["cache"] as? String, "remote")
+        XCTAssertEqual(object["transformed"] as? Bool, false)
+        XCTAssertEqual(object["variant"] as? String, "32x32 cover")
+        XCTAssertEqual([object["width"] as? Int, object["height"] as? Int], [32, 32])
+        XCTAssertEqual(try requests("/baseline.jpg"), 1, "the second worker never asked the origin")
+    }
+
     func testAMalformedRemoteCacheSettingExitsTwo() throws {
         let list = try writeList(distinctURLs(1))
         for value in ["ftp://host/x", "not a url", "s3://", "http://host/x?q=1"] {
