@@ -79,6 +79,21 @@ final class TransformCommandTests: EndToEndTestCase {
         }
     }
 
+    func testICCProfilesAreConvertedToSRGBCMYKIncluded() throws {
+        // Against Pillow's ImageCms conversion of the same file, then its Lanczos.
+        for name in ["cmyk-icc.jpg", "adobe-rgb.png"] {
+            let object = try getJSON(["--resize", "32x", "--format", "png", url("/\(name)")])
+            let psnr = try PillowReference.psnr(source: served.appendingPathComponent(name), output: try path(object), fit: "inside")
+            XCTAssertGreaterThanOrEqual(psnr, 30, "\(name): \(psnr) dB")
+        }
+        // Without its profile the same file comes out far from it: the profile made the difference.
+        let stripped = served.appendingPathComponent("cmyk-no-icc.jpg")
+        XCTAssertEqual(try Shell.run("convert \(Shell.quote(served.appendingPathComponent("cmyk-icc.jpg").path)) +profile '*' \(Shell.quote(stripped.path))").status, 0)
+        let plain = try getJSON(["--resize", "32x", "--format", "png", url("/cmyk-no-icc.jpg")])
+        let apart = try PillowReference.psnr(source: served.appendingPathComponent("cmyk-icc.jpg"), output: try path(plain), fit: "inside")
+        XCTAssertLessThan(apart, 25, "without the profile: \(apart) dB")
+    }
+
     func testAnAnimatedGIFBecomesAnAnimatedWebPWithEveryFrame() throws {
         let object = try getJSON(["--resize", "16x", url("/animated.gif")])
         XCTAssertEqual(object["format"] as? String, "webp")

@@ -7,18 +7,19 @@ Usage: pillow-reference.py sources DIR
            transparent.png (320x200 with an alpha gradient and a transparent border)
        pillow-reference.py psnr SOURCE OUTPUT FIT
            prints the PSNR in dB of OUTPUT (imgfetch's variant) against Pillow's Lanczos of the
-           upright SOURCE to OUTPUT's size, fitted by FIT (inside and fill: the whole image;
+           upright SOURCE (converted to sRGB by ImageCms when it embeds an ICC profile) to OUTPUT's size, fitted by FIT (inside and fill: the whole image;
            cover: the centre cropped to OUTPUT's aspect ratio, as ImageOps.fit does); alpha is
            compared too, colour only where both are opaque enough to show it
        pillow-reference.py frames FILE
            prints the frame count, then each frame's duration in ms, one a line
 """
 
+import io
 import math
 import random
 import sys
 
-from PIL import Image, ImageDraw, ImageOps
+from PIL import Image, ImageCms, ImageDraw, ImageOps
 
 
 def picture(width, height, seed):
@@ -64,6 +65,13 @@ def sources(directory):
 
 def psnr(source_path, output_path, fit):
     source = ImageOps.exif_transpose(Image.open(source_path))
+    profile = source.info.get("icc_profile")
+    if profile:
+        # The reference is the upright image in sRGB, as imgfetch's variants are.
+        mode = "RGBA" if "A" in source.getbands() else "RGB"
+        source = ImageCms.profileToProfile(
+            source, ImageCms.ImageCmsProfile(io.BytesIO(profile)), ImageCms.createProfile("sRGB"),
+            renderingIntent=0, outputMode=mode)
     output = Image.open(output_path)
     output.seek(0)
     size = output.size
