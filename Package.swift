@@ -20,13 +20,15 @@ let package = Package(
         .target(name: "CImageCodecs", dependencies: ["CLibraryLoading"]),
         // libcrypto, likewise at the remote cache tier's first content hash: see Sources/CCrypto/include/CCrypto.h.
         .target(name: "CCrypto", dependencies: ["CLibraryLoading"]),
+        // CRC-32C of the remote tier's objects, by the CPU's crc32 instruction where it has one.
+        .target(name: "CCRC32C"),
         .systemLibrary(name: "CSQLite", providers: [.apt(["libsqlite3-dev"])]),
         // Header-only: the glibc calls the Glibc module does not export (mallopt, pthread_setname_np).
         .systemLibrary(name: "CGlibcExtras"),
 
         .target(
             name: "ImageFetchKit",
-            dependencies: ["CCurl", "CCrypto", "CImageCodecs", "CSQLite", "CGlibcExtras"]
+            dependencies: ["CCurl", "CCrypto", "CCRC32C", "CImageCodecs", "CSQLite", "CGlibcExtras"]
         ),
         .executableTarget(
             name: "imgfetch",

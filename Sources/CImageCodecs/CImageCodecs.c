@@ -141,6 +141,7 @@ static struct {
     int (*anim_has_more_frames)(const WebPAnimDecoder *);
     int (*anim_get_next)(WebPAnimDecoder *, uint8_t **, int *);
     void (*anim_delete)(WebPAnimDecoder *);
+    int (*anim_get_info)(const WebPAnimDecoder *, WebPAnimInfo *);
 } webp_api;
 
 static void load_webp(void) {
@@ -155,6 +156,7 @@ static void load_webp(void) {
         {(void **)&webp_api.anim_has_more_frames, "WebPAnimDecoderHasMoreFrames"},
         {(void **)&webp_api.anim_get_next, "WebPAnimDecoderGetNext"},
         {(void **)&webp_api.anim_delete, "WebPAnimDecoderDelete"},
+        {(void **)&webp_api.anim_get_info, "WebPAnimDecoderGetInfo"},
     };
     LOAD(webp, "libwebp.so.7", "libwebp7", decoder);
     LOAD(webp, "libwebpdemux.so.2", "libwebpdemux2", animation);
@@ -180,6 +182,9 @@ int imgfetch_WebPAnimDecoderGetNext(WebPAnimDecoder *decoder, uint8_t **buffer, 
     return webp_api.anim_get_next(decoder, buffer, timestamp);
 }
 void imgfetch_WebPAnimDecoderDelete(WebPAnimDecoder *decoder) { webp_api.anim_delete(decoder); }
+int imgfetch_WebPAnimDecoderGetInfo(const WebPAnimDecoder *decoder, WebPAnimInfo *info) {
+    return webp_api.anim_get_info(decoder, info);
+}
 
 // --- giflib ---
 
@@ -190,6 +195,13 @@ static struct {
     int (*close_file)(GifFileType *, int *);
     int (*saved_extension_to_gcb)(GifFileType *, int, GraphicsControlBlock *);
     const char *(*error_string)(int);
+    int (*get_record_type)(GifFileType *, GifRecordType *);
+    int (*get_image_desc)(GifFileType *);
+    int (*get_line)(GifFileType *, GifPixelType *, int);
+    int (*get_extension)(GifFileType *, int *, GifByteType **);
+    int (*get_extension_next)(GifFileType *, GifByteType **);
+    int (*get_code)(GifFileType *, int *, GifByteType **);
+    int (*get_code_next)(GifFileType *, GifByteType **);
 } gif_api;
 
 static void load_gif(void) {
@@ -199,6 +211,13 @@ static void load_gif(void) {
         {(void **)&gif_api.close_file, "DGifCloseFile"},
         {(void **)&gif_api.saved_extension_to_gcb, "DGifSavedExtensionToGCB"},
         {(void **)&gif_api.error_string, "GifErrorString"},
+        {(void **)&gif_api.get_record_type, "DGifGetRecordType"},
+        {(void **)&gif_api.get_image_desc, "DGifGetImageDesc"},
+        {(void **)&gif_api.get_line, "DGifGetLine"},
+        {(void **)&gif_api.get_extension, "DGifGetExtension"},
+        {(void **)&gif_api.get_extension_next, "DGifGetExtensionNext"},
+        {(void **)&gif_api.get_code, "DGifGetCode"},
+        {(void **)&gif_api.get_code_next, "DGifGetCodeNext"},
     };
     LOAD(gif, "libgif.so.7", "libgif7", symbols);
     gif.loaded = 1;
@@ -212,3 +231,14 @@ int imgfetch_DGifSavedExtensionToGCB(GifFileType *file, int imageIndex, Graphics
     return gif_api.saved_extension_to_gcb(file, imageIndex, control);
 }
 const char *imgfetch_GifErrorString(int error) { return gif_api.error_string(error); }
+int imgfetch_DGifGetRecordType(GifFileType *file, GifRecordType *type) { return gif_api.get_record_type(file, type); }
+int imgfetch_DGifGetImageDesc(GifFileType *file) { return gif_api.get_image_desc(file); }
+int imgfetch_DGifGetLine(GifFileType *file, GifPixelType *line, int length) { return gif_api.get_line(file, line, length); }
+int imgfetch_DGifGetExtension(GifFileType *file, int *code, GifByteType **extension) {
+    return gif_api.get_extension(file, code, extension);
+}
+int imgfetch_DGifGetExtensionNext(GifFileType *file, GifByteType **extension) { return gif_api.get_extension_next(file, extension); }
+int imgfetch_DGifGetCode(GifFileType *file, int *codeSize, GifByteType **codeBlock) {
+    return gif_api.get_code(file, codeSize, codeBlock);
+}
+int imgfetch_DGifGetCodeNext(GifFileType *file, GifByteType **codeBlock) { return gif_api.get_code_next(file, codeBlock); }

@@ -17,6 +17,7 @@ static struct {
     JxlDecoderStatus (*image_out_buffer_size)(const JxlDecoder *, const JxlPixelFormat *, size_t *);
     JxlDecoderStatus (*set_image_out_buffer)(JxlDecoder *, const JxlPixelFormat *, void *, size_t);
     JxlDecoderStatus (*set_parallel_runner)(JxlDecoder *, JxlParallelRunner, void *);
+    JxlDecoderStatus (*get_frame_header)(const JxlDecoder *, JxlFrameHeader *);
     void *(*runner_create)(const JxlMemoryManager *, size_t);
     void (*runner_destroy)(void *);
     size_t (*runner_default_threads)(void);
@@ -34,6 +35,7 @@ static void load_jxl(void) {
         {(void **)&jxl_api.image_out_buffer_size, "JxlDecoderImageOutBufferSize"},
         {(void **)&jxl_api.set_image_out_buffer, "JxlDecoderSetImageOutBuffer"},
         {(void **)&jxl_api.set_parallel_runner, "JxlDecoderSetParallelRunner"},
+        {(void **)&jxl_api.get_frame_header, "JxlDecoderGetFrameHeader"},
     };
     const struct imgfetch_symbol threads[] = {
         {(void **)&jxl_api.runner_create, "JxlThreadParallelRunnerCreate"},
@@ -93,16 +95,27 @@ int imgfetch_jxl_probe(const uint8_t *data, size_t size, struct imgfetch_jxl_inf
     }
 }
 
+/// A decoder with a thread runner on `data`, subscribed to `events`; NULL (and the message) when
+/// libjxl cannot make one.
+static JxlDecoder *jxl_threaded_decoder(const uint8_t *data, size_t size, int events, void **runner,
+                                        char *message, size_t message_size) {
+    JxlDecoder *decoder = jxl_decoder(data, size, events);
+    *runner = decoder ? jxl_api.runner_create(NULL, jxl_api.runner_default_threads()) : NULL;
+    if (*runner == NULL || jxl_api.set_parallel_runner(decoder, jxl_api.runner, *runner) != JXL_DEC_SUCCESS) {
+        imgfetch_copy_message(message, message_size, NULL, "libjxl could not create a decoder");
+        if (*runner != NULL) jxl_api.runner_destroy(*runner);
+        if (decoder != NULL) jxl_api.destroy(decoder);
+        *runner = NULL;
+        return NULL;
+    }
+    return decoder;
+}
+
 int imgfetch_jxl_decode(const uint8_t *data, size_t size, uint8_t *rgba, uint32_t width, uint32_t height,
                         int every_frame, char *message, size_t message_size) {
-    JxlDecoder *decoder = jxl_decoder(data, size, JXL_DEC_FULL_IMAGE);
-    void *runner = decoder ? jxl_api.runner_create(NULL, jxl_api.runner_default_threads()) : NULL;
-    if (runner == NULL || jxl_api.set_parallel_runner(decoder, jxl_api.runner, runner) != JXL_DEC_SUCCESS) {
-        imgfetch_copy_message(message, message_size, NULL, "libjxl could not create a decoder");
-        if (runner != NULL) jxl_api.runner_destroy(runner);
-        if (decoder != NULL) jxl_api.destroy(decoder);
-        return IMGFETCH_CODEC_FAILED;
-    }
+    void *runner;
+    JxlDecoder *decoder = jxl_threaded_decoder(data, size, JXL_DEC_FULL_IMAGE, &runner, message, message_size);
+    if (decoder == NULL) return IMGFETCH_CODEC_FAILED;
     const JxlPixelFormat format = {4, JXL_TYPE_UINT8, JXL_NATIVE_ENDIAN, 0};
     const size_t frame_bytes = (size_t)width * height * 4;
     uint8_t *scratch = NULL;  // the later frames of an animation, decoded to prove they decode
@@ -139,4 +152,90 @@ int imgfetch_jxl_decode(const uint8_t *data, size_t size, uint8_t *rgba, uint32_
     jxl_api.runner_destroy(runner);
     jxl_api.destroy(decoder);
     return result;
+}
+
+// --- Animations, one displayed frame at a time ---
+
+struct imgfetch_jxl_animation {
+    JxlDecoder *decoder;
+    void *runner;
+    size_t frame_bytes;
+    uint32_t ticks_numerator, ticks_denominator;  // ticks per second, as a fraction
+    uint32_t frame_duration;                      // in ticks, from the last frame header
+};
+
+static int jxl_animation_failure(JxlDecoderStatus status, char *message, size_t message_size) {
+    imgfetch_copy_message(message, message_size, NULL, "libjxl cannot decode it");
+    return status == JXL_DEC_NEED_MORE_INPUT ? IMGFETCH_CODEC_TRUNCATED : IMGFETCH_CODEC_FAILED;
+}
+
+int imgfetch_jxl_animation_open(const uint8_t *data, size_t size, uint32_t width, uint32_t height,
+                                struct imgfetch_jxl_animation **animation, uint32_t *loops,
+                                char *message, size_t message_size) {
+    *animation = NULL;
+    void *runner;
+    // Frames are coalesced (libjxl's default): each displayed frame comes composed on the canvas.
+    JxlDecoder *decoder = jxl_threaded_decoder(data, size, JXL_DEC_BASIC_INFO | JXL_DEC_FRAME | JXL_DEC_FULL_IMAGE,
+                                               &runner, message, message_size);
+    if (decoder == NULL) return IMGFETCH_CODEC_FAILED;
+    JxlDecoderStatus status = jxl_api.process_input(decoder);
+    JxlBasicInfo basic;
+    if (status != JXL_DEC_BASIC_INFO || jxl_api.get_basic_info(decoder, &basic) != JXL_DEC_SUCCESS
+        || !basic.have_animation || basic.animation.tps_numerator == 0) {
+        jxl_api.runner_destroy(runner);
+        jxl_api.destroy(decoder);
+        if (status != JXL_DEC_BASIC_INFO) return jxl_animation_failure(status, message, message_size);
+        imgfetch_copy_message(message, message_size, NULL, "it declares no animation timing");
+        return IMGFETCH_CODEC_FAILED;
+    }
+    struct imgfetch_jxl_animation *opened = malloc(sizeof *opened);
+    if (opened == NULL) {
+        jxl_api.runner_destroy(runner);
+        jxl_api.destroy(decoder);
+        imgfetch_copy_message(message, message_size, NULL, "there is no memory for a JPEG XL decoder");
+        return IMGFETCH_CODEC_FAILED;
+    }
+    *opened = (struct imgfetch_jxl_animation){decoder, runner, (size_t)width * height * 4,
+                                              basic.animation.tps_numerator, basic.animation.tps_denominator, 0};
+    *loops = basic.animation.num_loops;
+    *animation = opened;
+    return IMGFETCH_CODEC_DECODED;
+}
+
+int imgfetch_jxl_animation_next(struct imgfetch_jxl_animation *animation, uint8_t *rgba, int *decoded,
+                                uint64_t *duration_ms, char *message, size_t message_size) {
+    const JxlPixelFormat format = {4, JXL_TYPE_UINT8, JXL_NATIVE_ENDIAN, 0};
+    *decoded = 0;
+    for (;;) {
+        JxlDecoderStatus status = jxl_api.process_input(animation->decoder);
+        if (status == JXL_DEC_FRAME) {
+            JxlFrameHeader header;
+            animation->frame_duration = jxl_api.get_frame_header(animation->decoder, &header) == JXL_DEC_SUCCESS ? header.duration : 0;
+        } else if (status == JXL_DEC_NEED_IMAGE_OUT_BUFFER) {
+            size_t needed = 0;
+            jxl_api.image_out_buffer_size(animation->decoder, &format, &needed);
+            if (needed != animation->frame_bytes) {
+                imgfetch_copy_message(message, message_size, NULL, "a frame decodes to a size other than the header's");
+                return IMGFETCH_CODEC_FAILED;
+            }
+            jxl_api.set_image_out_buffer(animation->decoder, &format, rgba, animation->frame_bytes);
+        } else if (status == JXL_DEC_FULL_IMAGE) {
+            // ticks × (denominator / numerator) seconds, in milliseconds rounded to nearest.
+            uint64_t scaled = (uint64_t)animation->frame_duration * animation->ticks_denominator * 1000;
+            *duration_ms = (scaled + animation->ticks_numerator / 2) / animation->ticks_numerator;
+            *decoded = 1;
+            return IMGFETCH_CODEC_DECODED;
+        } else if (status == JXL_DEC_SUCCESS) {
+            return IMGFETCH_CODEC_DECODED;
+        } else {
+            return jxl_animation_failure(status, message, message_size);
+        }
+    }
+}
+
+void imgfetch_jxl_animation_close(struct imgfetch_jxl_animation *animation) {
+    if (animation == NULL) return;
+    jxl_api.runner_destroy(animation->runner);
+    jxl_api.destroy(animation->decoder);
+    free(animation);
 }

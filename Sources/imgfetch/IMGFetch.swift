@@ -35,7 +35,7 @@ struct IMGFetch: AsyncParsableCommand {
             \(HelpText.table(ExitStatus.allCases.map { (String($0.rawValue), $0.meaning) }))
             """,
         version: "0.1.0",
-        subcommands: [GetCommand.self, PrefetchCommand.self, CacheCommand.self, InfoCommand.self]
+        subcommands: [GetCommand.self, PrefetchCommand.self, CacheCommand.self, InfoCommand.self, ShowCommand.self]
     )
 
     /// The FILES section of `--help` and the man page: each file in the cache directory.

@@ -16,6 +16,7 @@ extension InfoCommand {
     /// Loads `url` through the caches and returns its `info` line, naming the URL instead of a file.
     func inspect(url: String, with loader: ImageLoader) async -> Result<String, URLFailure> {
         var options = loaderOptions.loadOptions
+        options.transform = try? transformOptions.spec(maxPixels: loaderOptions.maxPixels)
         if decode { options.verification = .decode }
         let result = await loader.load(url, options: options)
         guard let image = result.image else {

@@ -24,7 +24,12 @@ struct InfoCommand: AsyncParsableCommand {
     @Flag(help: "Also decode every pixel (every frame of an animation), not just the header and structure.")
     var decode = false
 
+    @OptionGroup(title: "Transform options (for URLs: the variant is reported)") var transformOptions: TransformOptions
     @OptionGroup(title: "Cache and network options (for URLs)") var loaderOptions: LoaderOptions
+
+    func validate() throws {
+        try transformOptions.validate(maxPixels: loaderOptions.maxPixels)
+    }
 
     func run() async throws {
         Terminal.prepare()

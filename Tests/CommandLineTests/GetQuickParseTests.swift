@@ -14,6 +14,8 @@ final class GetQuickParseTests: XCTestCase {
         "-o", "--output", "--output=-", "--output=o.png", "-",
         "--", "-v", "--verbose", "--refresh", "--no-disk-cache", "--retry-failed", "--timeout", "5",
         "--json=yes", "-qv", "-oout.jpg", "--Json", "--cache", "-h", "--help", "--version",
+        "--resize", "256x256", "--fit", "cover", "--format", "webp", "--quality", "70", "--upscale", "--first-frame",
+        "0x0", "--quality=0", "--resize=x90", "--fit=sideways",
     ]
 
     func testEveryCommandLineItReadsMeansTheSameToArgumentParser() {
@@ -35,6 +37,18 @@ final class GetQuickParseTests: XCTestCase {
         XCTAssertTrue(try XCTUnwrap(GetRequest(quickParsing: ["--json", url])).json)
         XCTAssertTrue(try XCTUnwrap(GetRequest(quickParsing: ["-q", url])).settings.quiet)
         XCTAssertTrue(try XCTUnwrap(GetRequest(quickParsing: [url, "--cache-only"])).settings.load.cacheOnly)
+    }
+
+    func testItReadsTheTransformFlagsAndLeavesBadSpecsToArgumentParser() throws {
+        let url = "https://a.test/1.jpg"
+        let request = try XCTUnwrap(GetRequest(quickParsing: ["--resize", "256x256", "--fit", "cover", "--format", "webp", "--quality", "70", url]))
+        XCTAssertEqual(request.settings.load.transform?.description, "256x256 cover webp q70")
+        XCTAssertEqual(try XCTUnwrap(GetRequest(quickParsing: ["--resize=x90", "--upscale", url])).settings.load.transform?.description, "x90 upscale")
+        XCTAssertNil(try XCTUnwrap(GetRequest(quickParsing: [url])).settings.load.transform)
+        for arguments in [["--resize", "0x0", url], ["--quality", "x", url], ["--quality", "0", url], ["--fit", "sideways", url],
+                          ["--format", "gif", url], ["--resize", "20000x20000", url]] {
+            XCTAssertNil(GetRequest(quickParsing: arguments), "\(arguments)")
+        }
     }
 
     func testItLeavesHelpMistakesAndOtherFlagsToArgumentParser() {

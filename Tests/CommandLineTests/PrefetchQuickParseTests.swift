@@ -21,6 +21,7 @@ final class PrefetchQuickParseTests: XCTestCase {
             "--cache-dir", "/tmp/c", "--cache-dir=/tmp/d", "--json", "-q", "--quiet", "--cache-only",
             "--", "-v", "--refresh", "--timeout", "--help", "-h", "--version",
             "--shard", "1/4", "--remote-cache", "http://127.0.0.1:1/c", "--remote-cache-mode", "read",
+            "--resize", "256x256", "--fit", "cover", "--format", "png", "--quality", "--upscale", "--first-frame", "0x0",
         ]
     }
 

@@ -34,7 +34,8 @@ final class CacheCommandTests: EndToEndTestCase {
 
         XCTAssertEqual(text.status, 0, text.stderr)
         let rows = lines(text.stdout).map { $0.split(separator: "\t").map(String.init) }
-        XCTAssertEqual(rows.map(\.count), [6, 6, 6])
+        XCTAssertEqual(rows.map(\.count), [7, 7, 7])
+        XCTAssertEqual(rows.map { $0[5] }, ["-", "-", "-"], "originals have no variant")
         XCTAssertEqual(rows.first?.last, url("/baseline.jpg"), "largest first")
         XCTAssertEqual(rows.first?[1], "64x48")
         let objects = try jsonObjects(json.stdout)

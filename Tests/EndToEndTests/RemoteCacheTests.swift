@@ -19,7 +19,9 @@ final class RemoteCacheTests: RemoteCacheTestCase {
         XCTAssertEqual(taken, urls.count, "the shards are disjoint and cover the list")
         XCTAssertEqual(try originRequests(), urls.count, "each URL left its origin once")
         XCTAssertEqual(nginx.storedObjects().count, urls.count)
-        XCTAssertTrue(nginx.storedObjects().allSatisfy { $0.hasPrefix("team/imgfetch-1/") }, "\(nginx.storedObjects())")
+        XCTAssertTrue(nginx.storedObjects().allSatisfy { $0.hasPrefix("team/imgfetch-2/") }, "\(nginx.storedObjects())")
+        XCTAssertEqual(try nginx.requests("HEAD"), [], "a miss is one GET answered 404, with no HEAD before it")
+        XCTAssertEqual(try nginx.requests("GET").count, urls.count)
 
         try server.reset()
         let fifth = try worker("worker5", ["prefetch", "--remote-cache", tier, "--json", list])
@@ -90,6 +92,43 @@ final class RemoteCacheTests: RemoteCacheTestCase {
         XCTAssertEqual(try originRequests(), 0)
     }
 
+    func testAnObjectInTheEarlierSHA256FormatIsAMissThatTheOriginsUploadReplaces() throws {
+        let nginx = try startNginx()
+        let tier = nginx.davURL.absoluteString
+        let urls = distinctURLs(2)
+        let list = try writeList(urls)
+        XCTAssertEqual(try worker("filler", ["prefetch", "--remote-cache", tier, list]).status, 0)
+        // Each object rewritten as a build before format 2 wrote it: the image, then a version-1
+        // trailer with its SHA-256 (computed here by sha256sum).
+        for object in nginx.storedObjects() {
+            let file = nginx.davDirectory.appendingPathComponent(object)
+            let sealed = try Data(contentsOf: file)
+            let trailer = try XCTUnwrap(sealed.lastRange(of: Data("imgfetch-remote-2 ".utf8)))
+            let image = sealed[..<trailer.lowerBound]
+            let imageFile = directory.url.appendingPathComponent("image")
+            try image.write(to: imageFile)
+            let sha256 = try Shell.run("sha256sum \(Shell.quote(imageFile.path)) | cut -c1-64").stdout
+                .trimmingCharacters(in: .whitespacesAndNewlines)
+            XCTAssertEqual(sha256.count, 64)
+            let keyHash = (object as NSString).lastPathComponent
+            var old = Data(image)
+            old.append(contentsOf: "imgfetch-remote-1 key=\(keyHash) sha256=\(sha256) bytes=\(image.count)\n".utf8)
+            try old.write(to: file)
+        }
+        try server.reset()
+
+        let fresh = try worker("fresh", ["prefetch", "--json", "--remote-cache", tier, list])
+
+        XCTAssertEqual(fresh.status, 0, fresh.stderr)
+        XCTAssertEqual(try jsonObjects(fresh.stdout).map { $0["cache"] as? String }, ["network", "network"])
+        XCTAssertEqual(warnings(fresh), [], "an object of another format is no damage")
+        XCTAssertTrue(fresh.stderr.contains(": 0 hits, 2 misses, 0 damaged; 2 uploaded"), fresh.stderr)
+        try server.reset()
+        let again = try worker("again", ["prefetch", "--json", "--remote-cache", tier, list])
+        XCTAssertEqual(try jsonObjects(again.stdout).map { $0["cache"] as? String }, ["remote", "remote"])
+        XCTAssertEqual(try originRequests(), 0)
+    }
+
     func testReadModeReadsTheTierAndNeverWritesIt() throws {
         let nginx = try startNginx()
         let tier = nginx.davURL.absoluteString
@@ -135,10 +174,30 @@ final class RemoteCacheTests: RemoteCacheTestCase {
 
         XCTAssertEqual(result.status, 0, result.stderr)
         XCTAssertEqual(nginx.storedObjects().count, 1, "the upload finished before the process exited")
-        XCTAssertTrue(nginx.storedObjects()[0].hasPrefix("env/imgfetch-1/"))
+        XCTAssertTrue(nginx.storedObjects()[0].hasPrefix("env/imgfetch-2/"))
         let other = try worker("two", ["get", "--json", url("/baseline.jpg")], environment: environment)
         XCTAssertEqual(try jsonObjects(other.stdout).first?["cache"] as? String, "remote")
         XCTAssertEqual(try requests("/baseline.jpg"), 1)
+    }
+
+    func testVariantsGoToTheTierAndAFreshWorkerTakesThemFromThere() throws {
+        let nginx = try startNginx()
+        let environment = ["IMGFETCH_REMOTE_CACHE": nginx.davURL.absoluteString + "/v"]
+        let u = url("/baseline.jpg")
+
+        let made = try worker("one", ["get", "--json", "--resize", "32x32", "--fit", "cover", u], environment: environment)
+        XCTAssertEqual(made.status, 0, made.stderr)
+        XCTAssertEqual(try jsonObjects(made.stdout).first?["transformed"] as? Bool, true)
+        XCTAssertEqual(nginx.storedObjects().count, 2, "the original and its variant")
+
+        let fresh = try worker("two", ["get", "--json", "--resize", "32x32", "--fit", "cover", u], environment: environment)
+        XCTAssertEqual(fresh.status, 0, fresh.stderr)
+        let object = try XCTUnwrap(jsonObjects(fresh.stdout).first)
+        XCTAssertEqual(object["cache"] as? String, "remote")
+        XCTAssertEqual(object["transformed"] as? Bool, false)
+        XCTAssertEqual(object["variant"] as? String, "32x32 cover")
+        XCTAssertEqual([object["width"] as? Int, object["height"] as? Int], [32, 32])
+        XCTAssertEqual(try requests("/baseline.jpg"), 1, "the second worker never asked the origin")
     }
 
     func testAMalformedRemoteCacheSettingExitsTwo() throws {

@@ -37,7 +37,7 @@ final class S3RemoteCacheTests: RemoteCacheTestCase {
         }
         let keys = try s3.objectKeys()
         XCTAssertEqual(keys.count, 6, "\(keys)")
-        XCTAssertTrue(keys.allSatisfy { $0.hasPrefix("ci/cache/imgfetch-1/") }, "\(keys)")
+        XCTAssertTrue(keys.allSatisfy { $0.hasPrefix("ci/cache/imgfetch-2/") }, "\(keys)")
         XCTAssertEqual(try originRequests(), 6)
 
         try server.reset()

@@ -7,6 +7,7 @@
 // tool about half a millisecond. The headers supply types and constants only; each
 // function below forwards to the library's own, resolved by its group's load function.
 #include <stddef.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <png.h>
 #include <turbojpeg.h>
@@ -14,6 +15,7 @@
 #include <webp/decode.h>
 #include <webp/demux.h>
 #include <gif_lib.h>
+#include "CImageTransform.h"  // lcms2 and the encoders, for the transforms
 
 /// Each loads its libraries once per process (thread-safe) and returns NULL on success, or a
 /// message saying why they could not be loaded. A group's functions may be called only after
@@ -22,6 +24,13 @@ const char *imgfetch_png_load(void);
 const char *imgfetch_jpeg_load(void);   // libturbojpeg and libjpeg
 const char *imgfetch_webp_load(void);   // libwebp and libwebpdemux
 const char *imgfetch_gif_load(void);
+const char *imgfetch_zlib_load(void);   // libz, in zlib.c
+
+/// Inflates the zlib stream of `size` bytes at `data` into `output` (`capacity` bytes). Returns the
+/// number of bytes written, IMGFETCH_INFLATE_TOO_LARGE when they would not fit in `capacity`, or
+/// IMGFETCH_INFLATE_FAILED when the stream is damaged or ends before its end marker.
+enum { IMGFETCH_INFLATE_FAILED = -1, IMGFETCH_INFLATE_TOO_LARGE = -2 };
+long imgfetch_zlib_inflate(const uint8_t *data, size_t size, uint8_t *output, size_t capacity);
 
 // libpng's simplified API. Its format constants and size helpers are compound macros Swift
 // cannot import, so they are re-exported here.
@@ -55,6 +64,7 @@ WebPAnimDecoder *imgfetch_WebPAnimDecoderNew(const WebPData *data, const WebPAni
 int imgfetch_WebPAnimDecoderHasMoreFrames(const WebPAnimDecoder *decoder);
 int imgfetch_WebPAnimDecoderGetNext(WebPAnimDecoder *decoder, uint8_t **buffer, int *timestamp);
 void imgfetch_WebPAnimDecoderDelete(WebPAnimDecoder *decoder);
+int imgfetch_WebPAnimDecoderGetInfo(const WebPAnimDecoder *decoder, WebPAnimInfo *info);
 
 // giflib reports errors through an int out-parameter.
 GifFileType *imgfetch_DGifOpen(void *userData, InputFunc readFunc, int *error);
@@ -62,6 +72,15 @@ int imgfetch_DGifSlurp(GifFileType *gif);
 int imgfetch_DGifCloseFile(GifFileType *gif, int *error);
 int imgfetch_DGifSavedExtensionToGCB(GifFileType *gif, int imageIndex, GraphicsControlBlock *control);
 const char *imgfetch_GifErrorString(int error);
+// giflib's record-by-record reading, for animations: one frame's rows at a time, never the
+// whole file's frames as DGifSlurp keeps them.
+int imgfetch_DGifGetRecordType(GifFileType *gif, GifRecordType *type);
+int imgfetch_DGifGetImageDesc(GifFileType *gif);
+int imgfetch_DGifGetLine(GifFileType *gif, GifPixelType *line, int length);
+int imgfetch_DGifGetExtension(GifFileType *gif, int *code, GifByteType **extension);
+int imgfetch_DGifGetExtensionNext(GifFileType *gif, GifByteType **extension);
+int imgfetch_DGifGetCode(GifFileType *gif, int *codeSize, GifByteType **codeBlock);
+int imgfetch_DGifGetCodeNext(GifFileType *gif, GifByteType **codeBlock);
 
 // --- AVIF (libavif), HEIC (libheif), JPEG XL (libjxl) and TIFF (libtiff), in avif.c, heif.c,
 // jxl.c and tiff.c. Their structures stay on the C side: Swift sees only these calls, which decode
@@ -81,6 +100,20 @@ const char *imgfetch_tiff_load(void);  // libtiff
 /// With `rgba` NULL every frame is decoded and none converted to RGB (verification).
 int imgfetch_avif_decode(const uint8_t *data, size_t size, uint8_t *rgba, uint32_t width, uint32_t height,
                          int every_frame, char *message, size_t message_size);
+/// An AVIF image sequence read one frame at a time: the decoder, parsed, and the size (stored,
+/// as `ispe` declares it) every frame must decode to. `data` must outlive it.
+struct imgfetch_avif_sequence;
+/// Parses `data` and puts the frame count libavif reads in `frame_count`; on success the caller
+/// owns `*sequence` and closes it.
+int imgfetch_avif_sequence_open(const uint8_t *data, size_t size, uint32_t width, uint32_t height,
+                                struct imgfetch_avif_sequence **sequence, uint32_t *frame_count,
+                                char *message, size_t message_size);
+/// Decodes the next frame into `rgba` (width × height × 4 bytes) and its duration, rounded to
+/// whole milliseconds, into `duration_ms`; `*decoded` is 0 when no frames remain (and the status
+/// IMGFETCH_CODEC_DECODED).
+int imgfetch_avif_sequence_next(struct imgfetch_avif_sequence *sequence, uint8_t *rgba, int *decoded,
+                                uint64_t *duration_ms, char *message, size_t message_size);
+void imgfetch_avif_sequence_close(struct imgfetch_avif_sequence *sequence);
 /// The primary image, turned by its irot/imir properties; with `rgba` NULL decoded but left
 /// in its coded colour space (verification).
 int imgfetch_heif_decode(const uint8_t *data, size_t size, uint8_t *rgba, uint32_t width, uint32_t height,
@@ -97,6 +130,20 @@ int imgfetch_jxl_probe(const uint8_t *data, size_t size, struct imgfetch_jxl_inf
 /// The first frame, upright; with `every_frame`, the later frames of an animation too (not kept).
 int imgfetch_jxl_decode(const uint8_t *data, size_t size, uint8_t *rgba, uint32_t width, uint32_t height,
                         int every_frame, char *message, size_t message_size);
+
+/// A JPEG XL animation read one displayed frame at a time, each composed on the canvas by libjxl
+/// and turned upright: `width` × `height` is the displayed size. `data` must outlive it.
+struct imgfetch_jxl_animation;
+/// Reads the basic info and puts the animation's loop count (0 for forever) in `loops`; fails for
+/// a file without animation timing. On success the caller owns `*animation` and closes it.
+int imgfetch_jxl_animation_open(const uint8_t *data, size_t size, uint32_t width, uint32_t height,
+                                struct imgfetch_jxl_animation **animation, uint32_t *loops,
+                                char *message, size_t message_size);
+/// Decodes the next displayed frame into `rgba` and its duration, rounded to whole milliseconds,
+/// into `duration_ms`; `*decoded` is 0 when no frames remain (and the status IMGFETCH_CODEC_DECODED).
+int imgfetch_jxl_animation_next(struct imgfetch_jxl_animation *animation, uint8_t *rgba, int *decoded,
+                                uint64_t *duration_ms, char *message, size_t message_size);
+void imgfetch_jxl_animation_close(struct imgfetch_jxl_animation *animation);
 
 /// The first page, as stored (not turned by its Orientation tag), with straight alpha.
 int imgfetch_tiff_decode(const uint8_t *data, size_t size, uint8_t *rgba, uint32_t width, uint32_t height,

@@ -58,7 +58,7 @@ public struct FailedURL: Sendable, Hashable {
 }
 
 extension CacheEntry {
-    /// The orders `DiskCache.entries(sortedBy:)` offers (for `cache ls`).
+    /// The orders `DiskCache.forEachEntry(sortedBy:_:)` offers (for `cache ls`).
     public enum SortOrder: String, Sendable, CaseIterable {
         /// Most recently used first.
         case lastUsed

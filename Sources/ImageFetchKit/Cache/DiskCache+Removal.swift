@@ -134,7 +134,7 @@ extension DiskCache {
     }
 
     @discardableResult
-    private func removeRows(_ operation: String, where condition: String, _ bindings: [SQLiteDatabase.Value]) throws(Error) -> Removal {
+    func removeRows(_ operation: String, where condition: String, _ bindings: [SQLiteDatabase.Value]) throws(Error) -> Removal {
         let (removal, files) = try withIndex(operation) { database -> (Removal, [String]) in
             try database.writeTransaction { () throws -> (Removal, [String]) in
                 var removal = Removal()

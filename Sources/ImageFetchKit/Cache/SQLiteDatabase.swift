@@ -125,6 +125,15 @@ final class SQLiteDatabase {
 
     /// Runs one statement with `bindings`, calling `body` for each result row.
     func query(_ sql: String, _ bindings: [Value] = [], _ body: (Row) throws(Failure) -> Void) throws(Failure) {
+        try stepRows(sql, bindings, while: { row throws(Failure) in
+            try body(row)
+            return true
+        })
+    }
+
+    /// Runs one statement with `bindings`, calling `body` for each result row as SQLite steps to
+    /// it, until `body` returns false.
+    func stepRows(_ sql: String, _ bindings: [Value] = [], while body: (Row) throws(Failure) -> Bool) throws(Failure) {
         let statement = try prepared(sql)
         defer {
             sqlite3_reset(statement)
@@ -144,7 +153,7 @@ final class SQLiteDatabase {
             let code = sqlite3_step(statement)
             if code == SQLITE_DONE { return }
             guard code == SQLITE_ROW else { throw failure(code) }
-            try body(Row(statement: statement))
+            guard try body(Row(statement: statement)) else { return }
         }
     }
 

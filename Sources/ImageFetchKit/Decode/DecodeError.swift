@@ -12,6 +12,9 @@ public enum DecodeError: Error, Sendable, Hashable, CustomStringConvertible {
     case tooManyPixels(width: Int, height: Int, limit: Int)
     /// The header declares a width or height of zero.
     case zeroPixels(width: Int, height: Int)
+    /// An animation's frames × canvas pixels exceed `DecodeLimits.maxAnimationPixels`: more work
+    /// than a transform may do to compose it.
+    case tooManyAnimationPixels(frames: Int, width: Int, height: Int, limit: Int)
     /// The library that decodes the format could not be loaded (`reason` names it and why): an
     /// installation problem, nothing wrong with the image.
     case libraryUnavailable(ImageFormat, reason: String)
@@ -30,6 +33,8 @@ public enum DecodeError: Error, Sendable, Hashable, CustomStringConvertible {
             "The image is \(width)×\(height) pixels, more than the limit of \(limit) pixels."
         case .zeroPixels(let width, let height):
             "The image header declares a size of \(width)×\(height), which has no pixels."
+        case .tooManyAnimationPixels(let frames, let width, let height, let limit):
+            "The animation has \(frames) frames of \(width)×\(height) pixels, more than the limit of \(limit) pixels to compose in all."
         case .libraryUnavailable(let format, let reason):
             "\(format.displayName) images cannot be decoded here: \(reason)."
         }

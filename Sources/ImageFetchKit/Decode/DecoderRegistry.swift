@@ -84,7 +84,9 @@ public struct DecoderRegistry: Sendable {
         return info
     }
 
-    private func probeWithDecoder(
+    /// The decoder for the format of `data` and what its probe reads, held to `limits`: every
+    /// entry point's first step.
+    func probeWithDecoder(
         _ data: Data, limits: DecodeLimits
     ) throws(DecodeError) -> (decoder: any ImageDecoding, info: ImageInfo) {
         guard let format = format(of: data) else { throw .unsupportedFormat(nil) }

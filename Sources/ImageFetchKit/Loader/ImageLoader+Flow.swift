@@ -7,6 +7,8 @@ extension ImageLoader {
         case answered(LoadResult.Outcome)
         /// Only the network can answer.
         case needsNetwork(NetworkLoad)
+        /// The variant a transform asks for is not cached: it must be made (see `ImageLoader+Variant`).
+        case needsVariant(VariantLoad)
     }
 
     /// A load the caches could not answer: its URL, key and disk cache (nil with `noDiskCache`).
@@ -25,6 +27,18 @@ extension ImageLoader {
                 throw .invalidURL(text)
             }
             let key = CacheKey(url: url, filter: options.keyFilter)
+            if let spec = options.transform {
+                return try answerVariantFromCaches(url: url, original: key, spec: spec, options: options)
+            }
+            return answerOriginalFromCaches(url: url, key: key, options: options)
+        } catch {
+            return .answered(.failed(error))
+        }
+    }
+
+    /// `answerFromCaches` for the original image of `url`, stored under `key`.
+    func answerOriginalFromCaches(url: URL, key: CacheKey, options: LoadOptions) -> CacheAnswer {
+        do throws(LoaderError) {
             if !options.refresh, var image = memoryCache?.value(for: key) {
                 image.cacheType = .memory
                 return .answered(.loaded(image))
@@ -106,12 +120,12 @@ extension ImageLoader {
         }
     }
 
-    private func lookUp(_ key: CacheKey, url: URL, in cache: DiskCache) throws(LoaderError) -> CacheEntry? {
+    func lookUp(_ key: CacheKey, url: URL, in cache: DiskCache) throws(LoaderError) -> CacheEntry? {
         do { return try cache.entry(for: key, includingExpired: true) } catch { throw .cache(url, error) }
     }
 
     /// Fresh means within the cache's own expiry and, if given, `options.maxAge`.
-    private func isFresh(_ entry: CacheEntry, in cache: DiskCache, options: LoadOptions) -> Bool {
+    func isFresh(_ entry: CacheEntry, in cache: DiskCache, options: LoadOptions) -> Bool {
         if cache.isExpired(entry) { return false }
         guard let maxAge = options.maxAge else { return true }
         return cache.configuration.currentDate().timeIntervalSince(entry.fetchedAt) < maxAge

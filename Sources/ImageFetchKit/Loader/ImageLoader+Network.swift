@@ -54,6 +54,10 @@ extension ImageLoader {
                 for: key, url: url.redactedString,
                 validators: CacheValidators(etag: response.etag, lastModified: response.lastModified))
             image.filePath = entry.path
+            // New bytes replaced what the variants were made of: they go with it (the variants of
+            // a first fetch are left alone, which saves a write per store in a batch; any left
+            // from an evicted original expire as it did).
+            if stale != nil { try cache.removeVariants(of: key) }
         } catch {
             throw .cache(url, error)
         }

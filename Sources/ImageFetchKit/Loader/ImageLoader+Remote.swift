@@ -20,26 +20,30 @@ extension ImageLoader {
         return image
     }
 
-    /// The tier's object for `key`, checked like an origin response (its content hash, then the
+    /// The tier's object for `key`, checked like an origin response (its checksum, then the
     /// decoders' validation) and within the max age counted from its `Last-Modified`, stored in the
     /// disk cache; nil when the tier has no usable object.
-    private func loadFromRemote(
+    func loadFromRemote(
         _ tier: RemoteCacheTier, url: URL, key: CacheKey, options: LoadOptions, cache: DiskCache?
     ) async throws(LoaderError) -> LoadedImage? {
-        // The envelope's header is well under 1 KiB.
+        // The envelope's trailer is well under 1 KiB.
         guard let object = await tier.fetch(key, maxBytes: options.maxBytes + 1024) else { return nil }
         let now = configuration.diskCache.currentDate()
         let storedAt = min(object.lastModified ?? now, now)
         let age = now.timeIntervalSince(storedAt)
         if age >= configuration.diskCache.maxAge || age >= (options.maxAge ?? .infinity) {
-            tier.recordStale()
+            tier.recordMiss()
             return nil
         }
         let body: Data
         switch RemoteEnvelope.open(object.contents, for: key) {
-        case .success(let image): body = image
-        case .failure(let damage):
-            tier.recordDamage(of: url, reason: damage.reason)
+        case .image(let image): body = image
+        case .otherFormat:
+            // Another build's object, whole as far as anyone knows: the origin's upload replaces it.
+            tier.recordMiss()
+            return nil
+        case .damaged(let reason):
+            tier.recordDamage(of: url, reason: reason)
             return nil
         }
         let info: ImageInfo

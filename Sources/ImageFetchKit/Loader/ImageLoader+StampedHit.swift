@@ -18,7 +18,8 @@ extension ImageLoader {
             else { return nil }
             if now - stamp.lastUsedAt >= cache.lastUsedResolution {
                 stamp.lastUsedAt = now
-                stamp.write(to: path)
+                // The index lacks this use now: the next catch-up must read this bucket's stamps.
+                if stamp.write(to: path) { CaughtUpMarks.removeMark(for: key, in: directory) }
             }
             return LoadedImage(
                 filePath: path, data: nil, format: format, width: stamp.width, height: stamp.height, frames: nil,

@@ -41,6 +41,9 @@ public struct LoadOptions: Sendable {
     public var verification: Verification = .header
     /// Turns a URL into its cache key (e.g. dropping the signature of a signed URL).
     public var keyFilter: CacheKeyFilter = .none
+    /// What to make of the image: the load then answers with that variant (made from the original,
+    /// which is loaded and cached as usual) instead of the original; nil loads the original.
+    public var transform: TransformSpec?
 
     public init() {}
 }

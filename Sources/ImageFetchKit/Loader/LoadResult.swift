@@ -17,12 +17,16 @@ public struct LoadedImage: Sendable {
     public var frames: Int?
     /// Size of the encoded image, in bytes.
     public var byteCount: Int
-    /// Where this load found the image.
+    /// Where this load found the image; for a variant made now, where its original came from.
     public var cacheType: CacheType
+    /// The transform's normal form when this is a variant (`TransformSpec.description`); nil for an original.
+    public var variant: String?
+    /// Whether this load made the variant (false when it was cached, or for an original).
+    public var transformed: Bool
 
     public init(
         filePath: String?, data: Data?, format: ImageFormat, width: Int, height: Int, frames: Int?,
-        byteCount: Int, cacheType: CacheType
+        byteCount: Int, cacheType: CacheType, variant: String? = nil, transformed: Bool = false
     ) {
         self.filePath = filePath
         self.data = data
@@ -32,6 +36,8 @@ public struct LoadedImage: Sendable {
         self.frames = frames
         self.byteCount = byteCount
         self.cacheType = cacheType
+        self.variant = variant
+        self.transformed = transformed
     }
 
     /// The image bytes, from memory or read from the cache file.
@@ -78,10 +84,12 @@ public struct LoadResult: Sendable {
 }
 
 extension LoadResult.Outcome {
-    /// This outcome as a request that shared another request's load reports it: an image from `memory`.
+    /// This outcome as a request that shared another request's load reports it: an image from
+    /// `memory`, made by the other request.
     var shared: LoadResult.Outcome {
         guard case .loaded(var image) = self else { return self }
         image.cacheType = .memory
+        image.transformed = false
         return .loaded(image)
     }
 }

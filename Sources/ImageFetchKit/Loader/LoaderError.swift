@@ -32,11 +32,14 @@ public enum LoaderError: Error, Sendable, CustomStringConvertible {
     case invalidImage(URL, DecodeError)
     /// The cache could not be read or written.
     case cache(URL, DiskCache.Error)
+    /// The image loaded, but the transform could not make its variant.
+    case transform(URL, TransformError)
 
     public var url: String {
         switch self {
         case .invalidURL(let text): text
-        case .notCached(let url), .blocked(let url, _, _), .download(let url, _), .invalidImage(let url, _), .cache(let url, _):
+        case .notCached(let url), .blocked(let url, _, _), .download(let url, _), .invalidImage(let url, _), .cache(let url, _),
+             .transform(let url, _):
             url.redactedString
         }
     }
@@ -50,6 +53,8 @@ public enum LoaderError: Error, Sendable, CustomStringConvertible {
         case .invalidImage(_, .libraryUnavailable): .file
         case .invalidImage: .notAnImage
         case .cache: .file
+        // The original is a valid image; what failed is this machine or the requested output.
+        case .transform(_, let error): error.isLibraryUnavailable ? .file : .notAnImage
         case .download(_, let error):
             switch error.kind {
             case .http: .http
@@ -67,7 +72,8 @@ public enum LoaderError: Error, Sendable, CustomStringConvertible {
         case .download(_, let error): !error.isTransient && error.kind != .unsupportedScheme
         case .invalidImage(_, .libraryUnavailable): false
         case .invalidImage: true
-        case .invalidURL, .notCached, .blocked, .cache: false
+        // A transform's failure says nothing against the URL, whose original loaded.
+        case .invalidURL, .notCached, .blocked, .cache, .transform: false
         }
     }
 
@@ -92,6 +98,8 @@ public enum LoaderError: Error, Sendable, CustomStringConvertible {
         case .invalidImage(_, let error):
             return error.description
         case .cache(_, let error):
+            return error.description
+        case .transform(_, let error):
             return error.description
         }
     }

@@ -12,25 +12,28 @@ extension CacheCommand {
             abstract: "List the cached entries.",
             discussion: """
                 Each line holds, separated by tabs: format, width x height, bytes, fetched (ISO 8601), \
-                last used (ISO 8601), URL. Expired entries are included and marked 'expired' in --json.
+                last used (ISO 8601), variant (the transform that made it, as in '256x256 inside', or \
+                '-' for an original), URL. Expired entries are included and marked 'expired' in --json.
                 """)
 
         @OptionGroup var location: CacheLocationOptions
         @Option(help: ArgumentHelp("Order: lastUsed (newest first), fetched (newest first), size (largest first) or url.", valueName: "order"))
         var sort: CacheEntry.SortOrder = .lastUsed
-        @Flag(help: "Print JSON Lines, one object per entry: url, key, path, format, width, height, bytes, fetched_at, last_used_at, expires_at, expired.")
+        @Flag(help: "Print JSON Lines, one object per entry: url, key, variant, path, format, width, height, bytes, fetched_at, last_used_at, expires_at, expired.")
         var json = false
 
         func run() throws {
             Terminal.prepare()
             let cache = try location.openCache()
-            let entries: [CacheEntry]
-            do { entries = try cache.entries(sortedBy: sort) } catch { throw CacheCommand.fail(error) }
             let out = StandardOutput.shared
-            for entry in entries {
-                out.writeLine(json ? entry.jsonLine(expired: cache.isExpired(entry)) : entry.tabbedLine)
-                if out.isClosed { break }
-            }
+            // Each line is written as the index yields its entry: `cache ls | head` on a million
+            // entries prints at once and stops at the closed pipe.
+            do {
+                try cache.forEachEntry(sortedBy: sort) { entry in
+                    out.writeLine(json ? entry.jsonLine(expired: cache.isExpired(entry)) : entry.tabbedLine)
+                    return !out.isClosed
+                }
+            } catch { throw CacheCommand.fail(error) }
             out.flush()
             if out.isClosed { throw ExitStatus.outputClosed.exitCode }
         }
@@ -39,7 +42,8 @@ extension CacheCommand {
 
 extension CacheEntry {
     var tabbedLine: String {
-        [format.rawValue, "\(width)x\(height)", String(bytes), fetchedAt.formatted(.iso8601), lastUsedAt.formatted(.iso8601), url]
+        [format.rawValue, "\(width)x\(height)", String(bytes), fetchedAt.formatted(.iso8601), lastUsedAt.formatted(.iso8601),
+         key.variantSpec ?? "-", url]
             .joined(separator: "\t")
     }
 
@@ -47,6 +51,7 @@ extension CacheEntry {
         var line = JSONLine()
         line.add("url", url)
         line.add("key", key.rawValue)
+        line.add("variant", key.variantSpec)
         line.add("path", path)
         line.add("format", format.rawValue)
         line.add("width", width)

@@ -10,7 +10,11 @@ extension CacheCommand {
             abstract: "Remove cached entries, or clear the failed-URL list.",
             // Shorter than the generated one, which lists every option and runs past 80 columns.
             usage: "imgfetch cache purge [<options>] [<url> ...]",
-            discussion: "Give URLs, or at least one of the flags. Purging a URL that is not cached is not an error.")
+            discussion: """
+                Give URLs, or at least one of the flags. Purging a URL removes its variants (the \
+                images --resize and --format made of it) too; with --variants only the variants \
+                go. Purging a URL that is not cached is not an error.
+                """)
 
         @Argument(help: ArgumentHelp("URLs whose entries to remove.", valueName: "url"))
         var urls: [String] = []
@@ -22,6 +26,8 @@ extension CacheCommand {
         var olderThan: String?
         @Flag(help: "Clear the failed-URL list.")
         var failed = false
+        @Flag(help: "Remove only variants: those of the URLs given, or every variant with --all.")
+        var variants = false
         @OptionGroup var location: CacheLocationOptions
         @OptionGroup var keyFilter: KeyFilterOptions
         @OptionGroup(title: "Output options") var outputOptions: OutputOptions
@@ -29,6 +35,12 @@ extension CacheCommand {
         func validate() throws {
             if urls.isEmpty, !all, !expired, olderThan == nil, !failed {
                 throw ValidationError("Say what to purge: URLs, --all, --expired, --older-than DURATION or --failed.")
+            }
+            if variants, urls.isEmpty, !all {
+                throw ValidationError("--variants needs URLs, or --all to remove every variant.")
+            }
+            if variants, expired || olderThan != nil {
+                throw ValidationError("--variants takes URLs or --all; expired and old variants go with --expired and --older-than alone.")
             }
             if let olderThan, QuantityText.seconds(olderThan) == nil {
                 throw ValidationError("--older-than '\(olderThan)' is not a duration like 90s, 12h or 7d.")
@@ -47,14 +59,13 @@ extension CacheCommand {
                 for text in urls {
                     guard let url = URL(string: text) else { continue }
                     let key = CacheKey(url: url, filter: keyFilter.filter)
-                    if let entry = try cache.entry(for: key, includingExpired: true), try cache.remove(key) {
-                        removed.entries += 1
-                        removed.bytes += entry.bytes
-                    } else if outputOptions.verbose {
-                        Terminal.writeError("imgfetch: \(text): Not in the cache.\n")
+                    let removal = variants ? try cache.removeVariants(of: key) : try cache.removeWithVariants(key)
+                    add(removal, to: &removed)
+                    if removal.entries == 0, outputOptions.verbose {
+                        Terminal.writeError("imgfetch: \(text): \(variants ? "No variant" : "Not") in the cache.\n")
                     }
                 }
-                if all { add(try cache.removeAll(), to: &removed) }
+                if all { add(variants ? try cache.removeAllVariants() : try cache.removeAll(), to: &removed) }
                 if expired { add(try cache.removeExpired(), to: &removed) }
                 if let age = olderThan.flatMap(QuantityText.seconds) { add(try cache.removeEntries(olderThan: age), to: &removed) }
                 if failed { failures = try cache.removeFailures() }

@@ -7,7 +7,7 @@ extension CacheCommand {
     struct Show: ParsableCommand {
         static let configuration = CommandConfiguration(
             commandName: "show",
-            abstract: "Show everything stored about one URL's entry: key, file, validators, times.",
+            abstract: "Show everything stored about one URL's entry: key, file, validators, times, variants.",
             // Shorter than the generated one, which lists every option and runs past 80 columns.
             usage: "imgfetch cache show [<options>] <url>")
 
@@ -26,7 +26,12 @@ extension CacheCommand {
             }
             let cache = try location.openCache()
             let entry: CacheEntry?
-            do { entry = try cache.entry(for: CacheKey(url: parsed, filter: keyFilter.filter), includingExpired: true) } catch {
+            let variants: [CacheEntry]
+            do {
+                let key = CacheKey(url: parsed, filter: keyFilter.filter)
+                entry = try cache.entry(for: key, includingExpired: true)
+                variants = try cache.variants(of: key)
+            } catch {
                 throw CacheCommand.fail(error)
             }
             guard let entry else {
@@ -35,7 +40,8 @@ extension CacheCommand {
             }
             let out = StandardOutput.shared
             if json {
-                out.writeLine(entry.jsonLine(expired: cache.isExpired(entry)))
+                let specs = variants.compactMap(\.key.variantSpec).map(JSONLine.quoted).joined(separator: ",")
+                out.writeLine(String(entry.jsonLine(expired: cache.isExpired(entry)).dropLast()) + ",\"variants\":[\(specs)]}")
             } else {
                 let rows: [(String, String)] = [
                     ("url", entry.url), ("key", entry.key.rawValue), ("file", entry.path),
@@ -44,7 +50,7 @@ extension CacheCommand {
                     ("last-modified", entry.validators.lastModified ?? "-"),
                     ("fetched", entry.fetchedAt.formatted(.iso8601)), ("last used", entry.lastUsedAt.formatted(.iso8601)),
                     ("expires", entry.expiresAt.formatted(.iso8601)), ("expired", cache.isExpired(entry) ? "yes" : "no"),
-                ]
+                ] + variants.map { ("variant", "\($0.key.variantSpec ?? "") \($0.format.rawValue) \($0.width)x\($0.height) \($0.bytes) \($0.path)") }
                 for (name, value) in rows { out.writeLine(name + ":" + String(repeating: " ", count: max(1, 15 - name.count - 1)) + value) }
             }
             out.flush()

@@ -22,18 +22,20 @@ struct GetCommand: AsyncParsableCommand {
         valueName: "file"))
     var output: String?
 
-    @Flag(help: "Print one JSON object per URL: url, path, format, width, height, bytes, cache, elapsed_ms, error.")
+    @Flag(help: "Print one JSON object per URL: url, path, format, width, height, bytes, cache, variant, transformed, elapsed_ms, error.")
     var json = false
 
+    @OptionGroup(title: "Transform options") var transformOptions: TransformOptions
     @OptionGroup(title: "Cache and network options") var loaderOptions: LoaderOptions
     @OptionGroup(title: "Output options") var outputOptions: OutputOptions
 
     /// The arguments as `GetRequest`, the form both parsers produce and `run()` executes.
     var request: GetRequest {
-        GetRequest(urls: urls, output: output, json: json, settings: LoadingSettings(loaderOptions, outputOptions))
+        GetRequest(urls: urls, output: output, json: json, settings: LoadingSettings(loaderOptions, outputOptions, transformOptions))
     }
 
     func validate() throws {
+        try transformOptions.validate(maxPixels: loaderOptions.maxPixels)
         try request.validate()
     }
 

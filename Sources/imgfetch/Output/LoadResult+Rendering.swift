@@ -2,7 +2,8 @@ import FoundationEssentials
 import ImageFetchKit
 
 extension LoadResult {
-    /// The `--json` object: url, path, format, width, height, bytes, cache, elapsed_ms, error.
+    /// The `--json` object: url, path, format, width, height, bytes, cache, variant, transformed,
+    /// elapsed_ms, error. For a variant, the facts are the variant's.
     var jsonLine: String {
         let image = self.image
         var json = JSONLine()
@@ -13,6 +14,8 @@ extension LoadResult {
         json.add("height", image?.height)
         json.add("bytes", image?.byteCount)
         json.add("cache", image?.cacheType.rawValue)
+        json.add("variant", image?.variant)
+        json.add("transformed", image?.transformed ?? false)
         json.add("elapsed_ms", Int((elapsed * 1000).rounded()))
         json.add("error", error?.reason)
         return json.text
@@ -27,7 +30,8 @@ extension LoadResult {
     var verboseLine: String {
         let ms = Int((elapsed * 1000).rounded())
         if let image {
-            return "imgfetch: \(image.cacheType.rawValue) \(ms)ms \(image.format.rawValue) \(image.width)x\(image.height) \(image.byteCount)B \(URL.redacting(url))"
+            let variant = image.variant.map { " [\($0)\(image.transformed ? ", made now" : "")]" } ?? ""
+            return "imgfetch: \(image.cacheType.rawValue) \(ms)ms \(image.format.rawValue) \(image.width)x\(image.height) \(image.byteCount)B \(URL.redacting(url))\(variant)"
         }
         return "imgfetch: failed \(ms)ms \(URL.redacting(url))"
     }

@@ -41,6 +41,7 @@ struct PrefetchCommand: AsyncParsableCommand {
     @Flag(help: "Print JSON Lines on stdout, one object per URL as it finishes (the keys of 'get --json').")
     var json = false
 
+    @OptionGroup(title: "Transform options") var transformOptions: TransformOptions
     @OptionGroup(title: "Cache and network options") var loaderOptions: LoaderOptions
     @OptionGroup(title: "Output options") var outputOptions: OutputOptions
 
@@ -48,13 +49,14 @@ struct PrefetchCommand: AsyncParsableCommand {
     var request: PrefetchRequest {
         PrefetchRequest(
             list: list, jobs: jobs, json: json, shard: shard.flatMap(PrefetchShard.init(parsing:)),
-            settings: LoadingSettings(loaderOptions, outputOptions))
+            settings: LoadingSettings(loaderOptions, outputOptions, transformOptions))
     }
 
     func validate() throws {
         if let shard, PrefetchShard(parsing: shard) == nil {
             throw ValidationError("--shard '\(shard)' is not I/N with 0 ≤ I < N, e.g. 0/4.")
         }
+        try transformOptions.validate(maxPixels: loaderOptions.maxPixels)
         try request.validate()
     }
 

@@ -19,14 +19,18 @@ extension FuzzTarget {
     }
 
     /// The whole path of `--verify decode`: validation, then every pixel of every frame through
-    /// the codec libraries, within the pixel limit.
+    /// the codec libraries, within the pixel limit; and the transform's decoding: a scaled first
+    /// frame with its colour profile, and every composed frame of an animation.
     static let decode = FuzzTarget(
-        name: "decode", summary: "validate, then decode every frame through the codec libraries",
+        name: "decode", summary: "validate, then decode every frame through the codec libraries, scaled and composed too",
         seedSuffixes: [".jpg", ".png", ".gif", ".webp", ".avif", ".heic", ".jxl", ".tif", ".tiff", ".bmp", ".ico"]
     ) { data in
         let registry = DecoderRegistry.standard
         guard (try? registry.validate(data, limits: limits)) != nil else { return }
         _ = try? registry.decode(data, limits: limits)
         _ = try? registry.verifyDecoding(data, limits: limits)
+        _ = try? registry.decodeForTransform(data, minimumStoredSize: (7, 5), limits: limits)
+        guard let reader = try? registry.animationReader(for: data, limits: limits) else { return }
+        while (try? reader.nextFrame()) != nil {}
     }
 }

@@ -174,6 +174,75 @@ final class EntryStampTests: XCTestCase {
         XCTAssertEqual(listed.first?.lastUsedAt, clock.date())
     }
 
+    func testListingInAnyOtherOrderShowsTheUseTheStampRecorded() throws {
+        let cache = try cacheWithAUseOnlyTheStampKnows()
+        for order in [CacheEntry.SortOrder.url, .size, .fetched] {
+            let older = try XCTUnwrap(cache.entries(sortedBy: order).first { $0.url == "older" })
+            XCTAssertEqual(older.lastUsedAt, clock.date(), "\(order)")
+        }
+    }
+
+    func testCatchingUpOnStampsWalksEachBucketInBatches() throws {
+        let cache = try openCache()
+        // Three names whose keys share a bucket, and two others.
+        let crowd = (0..<2000).map { "shared-\($0)" }
+        let bucket = CaughtUpMarks.bucket(ofHash: key(crowd[0]).hash)
+        let names = Array(crowd.filter { CaughtUpMarks.bucket(ofHash: key($0).hash) == bucket }.prefix(3)) + ["x", "y"]
+        XCTAssertEqual(names.count, 5)
+        var paths: [String: String] = [:]
+        for (offset, name) in names.enumerated() {
+            paths[name] = try cache.store(Payload.make(seed: UInt64(offset), size: 100), info: pngInfo, for: key(name), url: name).path
+            clock.advance(by: 10)
+        }
+        clock.advance(by: 120)
+        // Uses only the stamps know, of every name in the shared bucket and one other.
+        for (offset, name) in [names[2], names[0], "x", names[1]].enumerated() {
+            let path = try XCTUnwrap(paths[name])
+            var stamp = try XCTUnwrap(EntryStamp.read(from: path))
+            stamp.lastUsedAt = clock.date().timeIntervalSince1970 + Double(offset)
+            XCTAssertTrue(stamp.write(to: path))
+        }
+
+        try cache.catchUpOnStampedUses(batch: 1)
+
+        // Read back through the index alone (the stamps removed), so only what the catch-up wrote counts.
+        for path in paths.values { EntryStamp.remove(from: path) }
+        XCTAssertEqual(try cache.entries(sortedBy: .lastUsed).map(\.url), [names[1], "x", names[0], names[2], "y"])
+    }
+
+    func testACaughtUpBucketIsNotReadAgainUntilAStampedUseClearsItsMark() throws {
+        let cache = try cacheWithAUseOnlyTheStampKnows()
+        XCTAssertEqual(try cache.entries(sortedBy: .lastUsed).map(\.url), ["older", "newer"])
+        let newer = try XCTUnwrap(cache.entries(sortedBy: .url).first { $0.url == "newer" })
+        clock.advance(by: 120)
+        var stamp = try XCTUnwrap(EntryStamp.read(from: newer.path))
+        stamp.lastUsedAt = clock.date().timeIntervalSince1970
+        XCTAssertTrue(stamp.write(to: newer.path))
+        // A stamp written behind the marks' back (as no hit does) is not read: its bucket is caught up.
+        try cache.catchUpOnStampedUses()
+        EntryStamp.remove(from: newer.path)
+        XCTAssertEqual(try cache.entries(sortedBy: .lastUsed).map(\.url), ["older", "newer"])
+
+        XCTAssertTrue(stamp.write(to: newer.path))
+        CaughtUpMarks.removeMark(for: key("newer"), in: cache.directory)
+        try cache.catchUpOnStampedUses()
+        EntryStamp.remove(from: newer.path)
+        XCTAssertEqual(try cache.entries(sortedBy: .lastUsed).map(\.url), ["newer", "older"])
+    }
+
+    func testAListingStopsWhenItsBodySaysSo() throws {
+        let cache = try openCache()
+        for name in ["a", "b", "c", "d"] {
+            try cache.store(Payload.make(seed: 7, size: 100), info: pngInfo, for: key(name), url: name)
+        }
+        var seen: [String] = []
+        try cache.forEachEntry(sortedBy: .url) { entry in
+            seen.append(entry.url)
+            return seen.count < 2
+        }
+        XCTAssertEqual(seen, ["a", "b"])
+    }
+
     // MARK: Helpers
 
     private func hardLink(_ path: String) throws -> String {

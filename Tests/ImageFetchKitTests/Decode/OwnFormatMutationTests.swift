@@ -37,7 +37,7 @@ final class OwnFormatMutationTests: XCTestCase {
                     decoded += 1
                 } catch {
                     switch error {
-                    case .truncated, .corrupt, .zeroPixels, .tooManyPixels, .unsupportedFormat: refused += 1
+                    case .truncated, .corrupt, .zeroPixels, .tooManyPixels, .tooManyAnimationPixels, .unsupportedFormat: refused += 1
                     case .libraryUnavailable: XCTFail("\(name): \(error)")
                     }
                 }

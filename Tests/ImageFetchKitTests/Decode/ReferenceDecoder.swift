@@ -34,10 +34,19 @@ enum ReferenceDecoder {
         XCTAssertEqual([image.width, image.height], [reference.width, reference.height], name, file: file, line: line)
         guard image.width == reference.width, image.height == reference.height else { return }
         var worst = 0
+        var worstPixel = 0
         for i in stride(from: 0, to: image.pixels.count, by: 4) {
             let transparent = image.pixels[i + 3] == 0 && reference.pixels[i + 3] == 0
-            for c in (transparent ? 3 : 0)..<4 { worst = max(worst, abs(Int(image.pixels[i + c]) - Int(reference.pixels[i + c]))) }
+            for c in (transparent ? 3 : 0)..<4 where abs(Int(image.pixels[i + c]) - Int(reference.pixels[i + c])) > worst {
+                worst = abs(Int(image.pixels[i + c]) - Int(reference.pixels[i + c]))
+                worstPixel = i / 4
+            }
         }
-        XCTAssertLessThanOrEqual(worst, tolerance, "\(name): the largest channel difference from the reference", file: file, line: line)
+        let (x, y) = (worstPixel % image.width, worstPixel / image.width)
+        XCTAssertLessThanOrEqual(
+            worst, tolerance,
+            "\(name): the largest channel difference from the reference, at (\(x), \(y)): \(image.pixel(x: x, y: y)) where the reference has \(reference.pixel(x: x, y: y))",
+            file: file, line: line
+        )
     }
 }

@@ -95,6 +95,23 @@ final class StampedHitTests: LoaderTestCase {
         XCTAssertEqual(EntryStamp.read(from: path)?.lastUsedAt, clock.date().timeIntervalSince1970)
     }
 
+    func testAStampedUseIsInTheNextListingByUse() async throws {
+        let first = url("/gray.png"), second = url("/gray.jpg")
+        _ = try await makeLoader().load(first).requireImage()
+        clock.advance(by: 120)
+        _ = try await makeLoader().load(second).requireImage()
+        let cache = try cache()
+        XCTAssertEqual(try cache.entries(sortedBy: .lastUsed).map(\.url), [second, first], "caught up: every bucket marked")
+
+        clock.advance(by: 120)
+        let hit = try await makeLoader().load(first).requireImage()
+
+        XCTAssertEqual(hit.cacheType, .disk)
+        let listed = try cache.entries(sortedBy: .lastUsed)
+        XCTAssertEqual(listed.map(\.url), [first, second], "the stamped hit cleared its bucket's mark")
+        XCTAssertEqual(listed.first?.lastUsedAt, clock.date())
+    }
+
     func testRefreshNeverStopsAtTheStamp() async throws {
         let u = url("/gray.jpg", ["etag": "1"])
         _ = try await makeLoader().load(u).requireImage()

@@ -58,9 +58,14 @@ bench_imgfetch() {
 }
 
 # True when the built imgfetch has the subcommand $1 (e.g. prefetch, get). The root command answers
-# `X --help` with its own help for an unknown X, so the usage line is what tells.
+# `X --help` with its own help for an unknown X, so the usage line is what tells. The help is read
+# whole first: `| grep -q` would close the pipe at the match, imgfetch exit 141 on the closed
+# stdout, and pipefail take the pipeline for a failure (it skipped whole modes).
 bench_imgfetch_has() {
-  bench_imgfetch >/dev/null 2>&1 && "$IMGFETCH_BIN" "$1" --help 2>&1 | grep -q "USAGE: imgfetch $1"
+  local help
+  bench_imgfetch >/dev/null 2>&1 || return 1
+  help="$("$IMGFETCH_BIN" "$1" --help 2>&1 || true)"
+  grep -q "USAGE: imgfetch $1" <<<"$help"
 }
 
 # --- the corpus ---

@@ -66,8 +66,9 @@ final class RemoteCacheTier: Sendable {
         state.withLock { $0.report.hits += 1 }
     }
 
-    /// A fetched object was older than the max age allows: a miss.
-    func recordStale() {
+    /// A fetched object is whole but of no use (older than the max age allows, or in another
+    /// format version): a miss.
+    func recordMiss() {
         state.withLock { $0.report.misses += 1 }
     }
 

@@ -18,6 +18,9 @@ struct GIFBlocks {
     /// keeps all frames while it decodes, so these bound what decoding allocates.
     private(set) var largestFrame = (width: 0, height: 0)
     private(set) var totalFramePixels = 0
+    /// The repeat count of a NETSCAPE2.0 (or ANIMEXTS1.0) application extension: 0 for forever,
+    /// n for n repeats after the first play; nil when there is none (the animation plays once).
+    private(set) var repeatCount: Int?
 
     init(_ data: Data) throws(DecodeError) {
         let bytes = ByteReader(data)
@@ -47,6 +50,7 @@ struct GIFBlocks {
                    let controlFlags = bytes.uint8(at: offset + 3), controlFlags & 0x01 != 0 {
                     hasTransparency = true
                 }
+                if label == 0xFF, repeatCount == nil { repeatCount = Self.loopExtensionCount(bytes, at: offset + 2) }
                 guard let next = Self.skipSubBlocks(bytes, from: offset + 2) else { break walk }
                 offset = next
             case 0x3B:
@@ -56,6 +60,16 @@ struct GIFBlocks {
                 throw .corrupt(.gif, reason: "byte \(offset) starts an unknown block (0x\(String(introducer, radix: 16)))")
             }
         }
+    }
+
+    /// The count of a looping application extension whose block (identifier length 11) starts at
+    /// `offset`: "NETSCAPE2.0" or "ANIMEXTS1.0", then a 3-byte sub-block of 1 and a 16-bit count.
+    private static func loopExtensionCount(_ bytes: ByteReader, at offset: Int) -> Int? {
+        guard bytes.uint8(at: offset) == 11,
+              bytes.matches(Array("NETSCAPE2.0".utf8), at: offset + 1) || bytes.matches(Array("ANIMEXTS1.0".utf8), at: offset + 1),
+              bytes.uint8(at: offset + 12) == 3, bytes.uint8(at: offset + 13) == 1
+        else { return nil }
+        return bytes.uint16LE(at: offset + 14)
     }
 
     private static func colorTableSize(_ flags: UInt8) -> Int {

@@ -76,12 +76,18 @@ enum GifLib {
         guard let colors = frame.pointee.ImageDesc.ColorMap ?? gif.pointee.SColorMap, let raster = frame.pointee.RasterBits else {
             throw .corrupt(.gif, reason: "the first image has no colour table")
         }
+        return Frame(desc: frame.pointee.ImageDesc, raster: raster, palette: palette(colors.pointee, transparent: transparent), transparent: transparent)
+    }
+
+    /// The 256 RGBA pixels (as 32-bit words in memory order) of a colour table: the transparent
+    /// index and indices past the table's end are transparent black.
+    static func palette(_ colors: ColorMapObject, transparent: Int) -> [UInt32] {
         var palette = [UInt32](repeating: 0, count: 256)
-        for index in 0..<Int(min(colors.pointee.ColorCount, 256)) where index != transparent {
-            let c = colors.pointee.Colors[index]
+        for index in 0..<Int(min(colors.ColorCount, 256)) where index != transparent {
+            let c = colors.Colors[index]
             palette[index] = (UInt32(c.Red) | UInt32(c.Green) << 8 | UInt32(c.Blue) << 16 | 0xFF00_0000).littleEndian
         }
-        return Frame(desc: frame.pointee.ImageDesc, raster: raster, palette: palette, transparent: transparent)
+        return palette
     }
 
     /// Copies the frame's colour-mapped raster into the canvas, clipped to the logical screen.
@@ -114,14 +120,16 @@ enum GifLib {
         }
     }
 
-    private struct MemoryReader {
+    /// Where giflib's read callback takes bytes from: the bytes at `base`, `count` of them, the
+    /// next at `offset`. Pointed to by the file's `UserData`, so it must not move while giflib reads.
+    struct MemoryReader {
         var base: UnsafeRawPointer?
         var count: Int
         var offset: Int
     }
 
     /// giflib's InputFunc: copies up to `length` bytes from the MemoryReader in UserData.
-    private static let readFromMemory: InputFunc = { gif, buffer, length in
+    static let readFromMemory: InputFunc = { gif, buffer, length in
         guard let gif, let buffer, let reader = gif.pointee.UserData?.assumingMemoryBound(to: MemoryReader.self),
               let base = reader.pointee.base else { return 0 }
         let n = max(0, min(Int(length), reader.pointee.count - reader.pointee.offset))
@@ -130,7 +138,8 @@ enum GifLib {
         return Int32(n)
     }
 
-    private static func error(_ code: Int32) -> DecodeError {
+    /// The error giflib's `code` stands for: a read past the end is truncation.
+    static func error(_ code: Int32) -> DecodeError {
         if code == D_GIF_ERR_READ_FAILED || code == D_GIF_ERR_EOF_TOO_SOON { return .truncated(.gif) }
         let message = imgfetch_GifErrorString(code).map { String(cString: $0) } ?? "giflib error \(code)"
         return .corrupt(.gif, reason: message.trimming(while: { $0 == "." || $0 == " " }).lowercased())

@@ -2,7 +2,8 @@ import FoundationEssentials
 
 /// The facts a JPEG's markers state before the scan data: frame size and components from the SOF
 /// segment, orientation from an EXIF APP1 segment, whether an Adobe APP14 segment is present
-/// (which tells that 4-component data is inverted CMYK), and whether the tables are its own.
+/// (which tells that 4-component data is inverted CMYK), whether the tables are its own, and where
+/// the APP2 segments of an embedded ICC profile lie.
 struct JPEGHeader {
     var width = 0
     var height = 0
@@ -11,6 +12,9 @@ struct JPEGHeader {
     var isProgressive = false
     var orientation = ImageOrientation.up
     var hasAdobeMarker = false
+    /// The payloads of the APP2 segments that start with `iccSignature`, in file order, as offsets
+    /// from the first byte of the data; `iccProfile(in:)` reassembles them.
+    var iccSegments: [Range<Int>] = []
     /// Whether DQT and DHT segments precede the first scan. A stream may omit them (abbreviated
     /// streams, Motion-JPEG frames), and then a reused libjpeg object would silently apply the
     /// tables of the previous image; such streams get a fresh decompressor.
@@ -63,6 +67,8 @@ struct JPEGHeader {
                 hasHuffmanTables = true
             case 0xE1:
                 if let value = Self.exifOrientation(bytes, at: payload, length: length - 2) { orientation = value }
+            case 0xE2:
+                if bytes.matches(Self.iccSignature, at: payload) { iccSegments.append(payload..<(payload + length - 2)) }
             case 0xEE:
                 hasAdobeMarker = bytes.matches(Array("Adobe".utf8), at: payload)
             default:

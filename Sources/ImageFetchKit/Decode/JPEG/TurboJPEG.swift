@@ -15,6 +15,19 @@ enum TurboJPEG {
     static func decodeRGBA(
         _ data: Data, width: Int, height: Int, cmyk: CMYKStorage?, needsFreshDecompressor: Bool
     ) throws(DecodeError) -> [UInt8] {
+        var pixels = try decompress(data, width: width, height: height, cmyk: cmyk != nil, needsFreshDecompressor: needsFreshDecompressor)
+        guard let cmyk else { return pixels }
+        CMYKFormula.convertToRGBA(&pixels, inverted: cmyk == .inverted)
+        return pixels
+    }
+
+    /// Decodes into a new buffer of `width` × `height` 4-byte pixels: RGBA, or with `cmyk` the
+    /// samples as stored (a YCCK stream converted to CMYK, not to RGB). A size smaller than the
+    /// stored one makes libjpeg-turbo decode with DCT scaling: it picks the largest scaling factor
+    /// whose `TJSCALED` size fits, so a size from `JPEGScale.scaled` decodes at that factor.
+    static func decompress(
+        _ data: Data, width: Int, height: Int, cmyk: Bool, needsFreshDecompressor: Bool
+    ) throws(DecodeError) -> [UInt8] {
         try CodecLibraries.load(for: .jpeg)
         let pooled = needsFreshDecompressor ? nil : pool.checkOut()
         guard let handle = pooled ?? imgfetch_tjInitDecompress() else {
@@ -27,7 +40,7 @@ enum TurboJPEG {
                 imgfetch_tjDecompress2(
                     handle, source.baseAddress?.assumingMemoryBound(to: UInt8.self), UInt(source.count),
                     buffer.baseAddress, Int32(width), 0, Int32(height),
-                    (cmyk == nil ? TJPF_RGBA : TJPF_CMYK).rawValue, 0
+                    (cmyk ? TJPF_CMYK : TJPF_RGBA).rawValue, 0
                 )
             }
             // A warning (such as corrupt data in one scan) still yields a whole image, as in browsers.
@@ -37,24 +50,6 @@ enum TurboJPEG {
             }
         }
         if let failure { throw .corrupt(.jpeg, reason: String(failure.trimmingWhitespace())) }
-        guard let cmyk else { return pixels }
-        return convertCMYK(pixels, storage: cmyk)
-    }
-
-    private static func convertCMYK(_ cmyk: [UInt8], storage: CMYKStorage) -> [UInt8] {
-        var pixels = cmyk
-        pixels.withUnsafeMutableBufferPointer { p in
-            var i = 0
-            while i < p.count {
-                var c = Int(p[i]), m = Int(p[i + 1]), y = Int(p[i + 2]), k = Int(p[i + 3])
-                if storage == .plain { c = 255 - c; m = 255 - m; y = 255 - y; k = 255 - k }
-                p[i] = UInt8((c * k + 127) / 255)
-                p[i + 1] = UInt8((m * k + 127) / 255)
-                p[i + 2] = UInt8((y * k + 127) / 255)
-                p[i + 3] = 255
-                i += 4
-            }
-        }
         return pixels
     }
 

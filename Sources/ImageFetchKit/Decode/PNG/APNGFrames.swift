@@ -15,11 +15,23 @@ struct APNGFrames {
         let height: Int
         /// The default image (IDAT) is this frame.
         let isDefaultImage: Bool
+        /// Where its rectangle lies on the canvas.
+        var x = 0, y = 0
+        /// How long it shows: `delayNumerator` / `delayDenominator` seconds (a denominator of 0
+        /// means 100).
+        var delayNumerator = 0, delayDenominator = 100
+        /// What happens to its rectangle before the next frame: 0 none, 1 cleared to transparent
+        /// black, 2 put back as it was before this frame.
+        var dispose: UInt8 = 0
+        /// How it is drawn: 0 replaces its rectangle, 1 is composited over it.
+        var blend: UInt8 = 0
         /// Its `fdAT` chunks (empty for the default image).
         var dataChunks: [PNGChunks.Chunk] = []
     }
 
     let frames: [Frame]
+    /// acTL's `num_plays`: how many times the animation plays, 0 for forever.
+    let plays: Int
     /// Ancillary and palette chunks between IHDR and the first IDAT, other than APNG's own:
     /// what a standalone PNG of one frame needs to decode like the default image.
     let headerChunks: [PNGChunks.Chunk]
@@ -49,6 +61,7 @@ struct APNGFrames {
         var headerChunks: [PNGChunks.Chunk] = []
         var sawImageData = false
         var nextSequence = 0
+        var plays = 0
 
         func sequence(of chunk: PNGChunks.Chunk) throws(DecodeError) {
             let number = bytes.uint32BE(at: chunk.offset + 8) ?? -1
@@ -79,7 +92,9 @@ struct APNGFrames {
                     throw .corrupt(.png, reason: "an fdAT chunk belongs to no frame")
                 }
                 frames[frames.count - 1].dataChunks.append(chunk)
-            case "IHDR", "acTL", "IEND":
+            case "acTL":
+                plays = bytes.uint32BE(at: chunk.offset + 12) ?? 0
+            case "IHDR", "IEND":
                 break
             default:
                 if !sawImageData { headerChunks.append(chunk) }
@@ -91,6 +106,7 @@ struct APNGFrames {
             throw .corrupt(.png, reason: "acTL declares \(declaredCount) frames but there are \(frames.count) fcTL chunks")
         }
         self.frames = frames
+        self.plays = plays
         self.headerChunks = headerChunks
     }
 
@@ -100,6 +116,7 @@ struct APNGFrames {
     ) throws(DecodeError) -> Frame {
         let width = bytes.uint32BE(at: at + 4) ?? 0, height = bytes.uint32BE(at: at + 8) ?? 0
         let x = bytes.uint32BE(at: at + 12) ?? 0, y = bytes.uint32BE(at: at + 16) ?? 0
+        let delayNumerator = bytes.uint16BE(at: at + 20) ?? 0, delayDenominator = bytes.uint16BE(at: at + 22) ?? 0
         let dispose = bytes.uint8(at: at + 24) ?? 0, blend = bytes.uint8(at: at + 25) ?? 0
         guard width > 0, height > 0 else { throw .corrupt(.png, reason: "frame \(number) is \(width)×\(height), which has no pixels") }
         guard x + width <= png.width, y + height <= png.height else {
@@ -111,6 +128,9 @@ struct APNGFrames {
                 throw .corrupt(.png, reason: "frame 1 is the default image but does not cover the canvas")
             }
         }
-        return Frame(width: width, height: height, isDefaultImage: beforeImageData)
+        return Frame(
+            width: width, height: height, isDefaultImage: beforeImageData, x: x, y: y,
+            delayNumerator: delayNumerator, delayDenominator: delayDenominator, dispose: dispose, blend: blend
+        )
     }
 }

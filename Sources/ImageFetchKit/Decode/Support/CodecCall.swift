@@ -10,11 +10,22 @@ enum CodecCall {
     /// Loads `format`'s library, then decodes into a new `width` × `height` RGBA8 array.
     static func decodeRGBA(_ data: Data, format: ImageFormat, width: Int, height: Int, _ decode: Decode) throws(DecodeError) -> [UInt8] {
         try CodecLibraries.load(for: format)
+        return try fillRGBA(format: format, width: width, height: height) { rgba, message, messageSize in
+            data.withUnsafeBytes { source in
+                decode(source.baseAddress?.assumingMemoryBound(to: UInt8.self), source.count, rgba, message, messageSize)
+            }
+        }
+    }
+
+    /// A new `width` × `height` RGBA8 array filled by a C call that takes the buffer and a message
+    /// buffer (the library already loaded); zeroed, and the call's error thrown, when it fails.
+    static func fillRGBA(
+        format: ImageFormat, width: Int, height: Int,
+        _ fill: (UnsafeMutablePointer<UInt8>?, UnsafeMutablePointer<CChar>, Int) -> Int32
+    ) throws(DecodeError) -> [UInt8] {
         var failure: DecodeError?
         let pixels = PixelBuffer.make(byteCount: width * height * 4) { buffer in
-            failure = run(data, format: format) { source, count, message, messageSize in
-                decode(source, count, buffer.baseAddress, message, messageSize)
-            }
+            failure = status(format: format) { message, messageSize in fill(buffer.baseAddress, message, messageSize) }
             if failure != nil { buffer.initialize(repeating: 0) }
         }
         if let failure { throw failure }
@@ -26,12 +37,17 @@ enum CodecCall {
         _ data: Data, format: ImageFormat,
         _ call: (UnsafePointer<UInt8>?, Int, UnsafeMutablePointer<CChar>, Int) -> Int32
     ) -> DecodeError? {
-        var message = [CChar](repeating: 0, count: 256)
-        let status = data.withUnsafeBytes { source in
-            message.withUnsafeMutableBufferPointer { text in
-                call(source.baseAddress?.assumingMemoryBound(to: UInt8.self), source.count, text.baseAddress!, text.count)
+        data.withUnsafeBytes { source in
+            status(format: format) { message, messageSize in
+                call(source.baseAddress?.assumingMemoryBound(to: UInt8.self), source.count, message, messageSize)
             }
         }
+    }
+
+    /// Runs a C call with a message buffer; the error its `IMGFETCH_CODEC_` status stands for, or nil.
+    static func status(format: ImageFormat, _ call: (UnsafeMutablePointer<CChar>, Int) -> Int32) -> DecodeError? {
+        var message = [CChar](repeating: 0, count: 256)
+        let status = message.withUnsafeMutableBufferPointer { text in call(text.baseAddress!, text.count) }
         switch status {
         case Int32(IMGFETCH_CODEC_DECODED): return nil
         case Int32(IMGFETCH_CODEC_TRUNCATED): return .truncated(format)

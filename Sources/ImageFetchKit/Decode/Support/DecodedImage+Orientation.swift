@@ -4,22 +4,8 @@ extension DecodedImage {
     func turnedUpright() -> DecodedImage {
         let orientation = info.orientation
         guard orientation != .up else { return self }
-        let (storedWidth, storedHeight) = (width, height)
-        let (outWidth, outHeight) = orientation.swapsWidthAndHeight ? (storedHeight, storedWidth) : (storedWidth, storedHeight)
-        let source = pixels
-        let turned = PixelBuffer.make(byteCount: source.count) { out in
-            source.withUnsafeBytes { input in
-                let input = input.bindMemory(to: UInt32.self)
-                out.withMemoryRebound(to: UInt32.self) { output in
-                    for y in 0..<outHeight {
-                        for x in 0..<outWidth {
-                            let from = orientation.storedPosition(x: x, y: y, storedWidth: storedWidth, storedHeight: storedHeight)
-                            output[y * outWidth + x] = input[from.y * storedWidth + from.x]
-                        }
-                    }
-                }
-            }
-        }
+        let (outWidth, outHeight) = orientation.displayedSize(storedWidth: width, storedHeight: height)
+        let turned = orientation.rearranging(pixels, storedWidth: width, storedHeight: height)
         return DecodedImage(info: info, width: outWidth, height: outHeight, rgba: turned)
     }
 }

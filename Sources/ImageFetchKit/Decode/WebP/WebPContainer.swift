@@ -8,6 +8,9 @@ struct WebPContainer {
     let hasAlpha: Bool
     let frameCount: Int
     let isLossless: Bool
+    /// VP8X's animation flag: the image is ANMF frames, which only the animation decoder reads,
+    /// even when there is only one.
+    let isAnimated: Bool
     /// The size the RIFF header declares for the whole file (its size field + 8).
     let declaredFileSize: Int
 
@@ -24,12 +27,13 @@ struct WebPContainer {
             guard tag & 0x01 == 0, bytes.matches([0x9D, 0x01, 0x2A], at: payload + 3) else {
                 throw .corrupt(.webp, reason: "the VP8 frame header is not a key frame")
             }
-            (width, height, hasAlpha, frameCount, isLossless) = (w & 0x3FFF, h & 0x3FFF, false, 1, false)
+            (width, height, hasAlpha, frameCount, isLossless, isAnimated) = (w & 0x3FFF, h & 0x3FFF, false, 1, false, false)
         case "VP8L":
             // Signature 0x2F, then 14 bits width-1, 14 bits height-1, 1 bit alpha hint.
             guard let signature = bytes.uint8(at: payload), let bits = bytes.uint32LE(at: payload + 1) else { throw .truncated(.webp) }
             guard signature == 0x2F else { throw .corrupt(.webp, reason: "the VP8L signature is wrong") }
             (width, height, hasAlpha, frameCount, isLossless) = ((bits & 0x3FFF) + 1, ((bits >> 14) & 0x3FFF) + 1, bits & (1 << 28) != 0, 1, true)
+            isAnimated = false
         case "VP8X":
             // Flags byte, 3 reserved bytes, then 24-bit canvas width-1 and height-1.
             guard let flags = bytes.uint8(at: payload), let w = bytes.uint24LE(at: payload + 4), let h = bytes.uint24LE(at: payload + 7)
@@ -39,6 +43,7 @@ struct WebPContainer {
             guard frames > 0 else { throw .truncated(.webp) }
             (width, height, hasAlpha, frameCount) = (w + 1, h + 1, flags & 0x10 != 0, frames)
             isLossless = false
+            isAnimated = animated
         default:
             throw .corrupt(.webp, reason: "the first chunk is \"\(chunk)\", not VP8, VP8L or VP8X")
         }

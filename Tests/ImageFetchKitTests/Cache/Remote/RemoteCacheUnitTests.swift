@@ -43,28 +43,64 @@ final class RemoteCacheUnitTests: XCTestCase {
         let image = Data((0..<5000).map { UInt8(truncatingIfNeeded: $0 &* 31) })
         let sealed = RemoteEnvelope.seal(image, for: key)
 
-        XCTAssertEqual(try RemoteEnvelope.open(sealed, for: key).get(), image)
-        XCTAssertThrowsError(try RemoteEnvelope.open(sealed, for: other).get())
-        XCTAssertThrowsError(try RemoteEnvelope.open(sealed.dropLast(), for: key).get())
-        XCTAssertThrowsError(try RemoteEnvelope.open(sealed.dropFirst(), for: key).get(), "cut at the front")
+        XCTAssertEqual(RemoteEnvelope.open(sealed, for: key), .image(image))
+        XCTAssertEqual(RemoteEnvelope.open(sealed, for: other), .damaged(reason: "it was stored for another key"))
+        XCTAssertTrue(isDamaged(RemoteEnvelope.open(sealed.dropLast(), for: key)))
+        XCTAssertTrue(isDamaged(RemoteEnvelope.open(sealed.dropFirst(), for: key)), "cut at the front")
         var flipped = sealed
         flipped[100] ^= 1
-        XCTAssertThrowsError(try RemoteEnvelope.open(flipped, for: key).get())
-        XCTAssertThrowsError(try RemoteEnvelope.open(image, for: key).get(), "a bare image is not an object")
-        XCTAssertThrowsError(try RemoteEnvelope.open(Data(), for: key).get())
+        XCTAssertEqual(RemoteEnvelope.open(flipped, for: key), .damaged(reason: "its content does not match its CRC-32C"))
+        XCTAssertTrue(isDamaged(RemoteEnvelope.open(image, for: key)), "a bare image is not an object")
+        XCTAssertTrue(isDamaged(RemoteEnvelope.open(Data(), for: key)))
+        XCTAssertTrue(isDamaged(RemoteEnvelope.open(Data("imgfetch-remote\n".utf8), for: key)))
     }
 
-    func testTheContentHashIsSHA256WhicheverImplementationComputesIt() {
+    func testAnEnvelopeCarriesItsFormatVersionAndTheImagesCRC32C() throws {
+        let key = CacheKey("https://img.example/a.jpg")
+        let sealed = RemoteEnvelope.seal(Data("123456789".utf8), for: key)
+        // CRC-32C("123456789") is e3069283, the check value of the Castagnoli CRC.
+        XCTAssertEqual(
+            String(decoding: sealed, as: UTF8.self),
+            "123456789imgfetch-remote-2 key=\(key.hash) crc32c=e3069283 bytes=9\n")
+    }
+
+    func testAnObjectOfTheEarlierSHA256FormatIsAMissNotDamage() throws {
+        // What builds before format 2 stored: the image, then its SHA-256 in a version-1 trailer.
+        let key = CacheKey("https://img.example/a.jpg")
+        let image = Data((0..<5000).map { UInt8(truncatingIfNeeded: $0 &* 31) })
+        var old = image
+        old.append(contentsOf: "imgfetch-remote-1 key=\(key.hash) sha256=\(SHA256.hexDigest(image)) bytes=5000\n".utf8)
+        XCTAssertEqual(RemoteEnvelope.open(old, for: key), .otherFormat(version: "1"))
+    }
+
+    func testTheChecksumIsCRC32CWhicheverImplementationComputesIt() {
+        XCTAssertEqual(ContentChecksum.crc32c(Data("123456789".utf8)), 0xE306_9283)
+        XCTAssertEqual(ContentChecksum.portableCRC32C(Data("123456789".utf8)), 0xE306_9283)
+        XCTAssertEqual(ContentChecksum.crc32c(Data()), 0)
+        let bytes = Data((0..<100_003).map { UInt8(truncatingIfNeeded: $0 &* 7 &+ $0 >> 8) })
+        // Every length and alignment the word loops and their byte tails meet.
+        for range in [0..<100_003, 5..<20_000, 1..<2, 3..<10, 7..<64, 9..<17] {
+            XCTAssertEqual(ContentChecksum.crc32c(bytes[range]), ContentChecksum.portableCRC32C(bytes[range]), "\(range)")
+        }
+        XCTAssertEqual(ContentChecksum.hex(0x0000_00AB), "000000ab")
+    }
+
+    func testTheS3PayloadHashIsSHA256WhicheverImplementationComputesIt() {
         let bytes = Data((0..<100_000).map { UInt8(truncatingIfNeeded: $0 &* 7 &+ $0 >> 8) })
         XCTAssertEqual(ContentHash.sha256Hex(bytes), SHA256.hexDigest(bytes))
         XCTAssertEqual(ContentHash.sha256Hex(Data("abc".utf8)), "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad")
         XCTAssertEqual(ContentHash.sha256Hex(bytes[5..<20_000]), SHA256.hexDigest(bytes[5..<20_000]), "a slice")
     }
 
-    func testObjectNamesAreTheKeyHashUnderAVersionFolder() {
+    func testObjectNamesAreTheKeyHashUnderTheFormatsVersionFolder() {
         let key = CacheKey("https://img.example/a.jpg")
-        XCTAssertEqual(RemoteObjectName.path(for: key, under: "/team//cache/"), "team/cache/imgfetch-1/\(key.hash.prefix(2))/\(key.hash)")
-        XCTAssertEqual(RemoteObjectName.path(for: key, under: ""), "imgfetch-1/\(key.hash.prefix(2))/\(key.hash)")
+        XCTAssertEqual(RemoteObjectName.path(for: key, under: "/team//cache/"), "team/cache/imgfetch-2/\(key.hash.prefix(2))/\(key.hash)")
+        XCTAssertEqual(RemoteObjectName.path(for: key, under: ""), "imgfetch-2/\(key.hash.prefix(2))/\(key.hash)")
+    }
+
+    private func isDamaged(_ contents: RemoteEnvelope.Contents) -> Bool {
+        if case .damaged = contents { return true }
+        return false
     }
 
     func testHTTPLocationsKeepCredentialsOutOfTheirDescription() throws {

@@ -1,0 +1,316 @@
+// The encoders: libjpeg (libjpeg-turbo's libjpeg API), libwebp and libwebpmux's WebPAnimEncoder
+// (PNG's is png_encode.c). Each group loads at the first image encoded in its format.
+#include "CImageCodecs.h"
+#include "codec_group.h"
+
+#include <setjmp.h>
+#include <stdlib.h>
+#include <webp/encode.h>
+#include <webp/mux.h>
+
+void imgfetch_encoded_free(struct imgfetch_encoded *encoded) {
+    if (encoded->bytes != NULL && encoded->free_bytes != NULL) encoded->free_bytes(encoded->bytes);
+    encoded->bytes = NULL;
+    encoded->size = 0;
+}
+
+// --- JPEG (libjpeg) ---
+
+static struct group jpeg_encoder = {PTHREAD_ONCE_INIT, "", 0};
+static struct {
+    struct jpeg_error_mgr *(*std_error)(struct jpeg_error_mgr *);
+    void (*create_compress)(j_compress_ptr, int, size_t);
+    void (*mem_dest)(j_compress_ptr, unsigned char **, unsigned long *);
+    void (*set_defaults)(j_compress_ptr);
+    void (*set_quality)(j_compress_ptr, int, boolean);
+    void (*simple_progression)(j_compress_ptr);
+    void (*start_compress)(j_compress_ptr, boolean);
+    JDIMENSION (*write_scanlines)(j_compress_ptr, JSAMPARRAY, JDIMENSION);
+    void (*finish_compress)(j_compress_ptr);
+    void (*destroy_compress)(j_compress_ptr);
+} jpeg_encoder_api;
+
+static void load_jpeg_encoder(void) {
+    const struct imgfetch_symbol symbols[] = {
+        {(void **)&jpeg_encoder_api.std_error, "jpeg_std_error"},
+        {(void **)&jpeg_encoder_api.create_compress, "jpeg_CreateCompress"},
+        {(void **)&jpeg_encoder_api.mem_dest, "jpeg_mem_dest"},
+        {(void **)&jpeg_encoder_api.set_defaults, "jpeg_set_defaults"},
+        {(void **)&jpeg_encoder_api.set_quality, "jpeg_set_quality"},
+        {(void **)&jpeg_encoder_api.simple_progression, "jpeg_simple_progression"},
+        {(void **)&jpeg_encoder_api.start_compress, "jpeg_start_compress"},
+        {(void **)&jpeg_encoder_api.write_scanlines, "jpeg_write_scanlines"},
+        {(void **)&jpeg_encoder_api.finish_compress, "jpeg_finish_compress"},
+        {(void **)&jpeg_encoder_api.destroy_compress, "jpeg_destroy_compress"},
+    };
+    LOAD(jpeg_encoder, "libjpeg.so.62", "libjpeg62-turbo", symbols);
+    jpeg_encoder.loaded = 1;
+}
+LOADER(jpeg_encoder, jpeg_encoder)
+
+// Everything a compression touches lives here, in the caller's frame: the function that calls
+// setjmp changes none of its own locals, so none is indeterminate after libjpeg's longjmp.
+struct jpeg_job {
+    struct jpeg_compress_struct cinfo;
+    struct jpeg_error_mgr error;
+    jmp_buf jump;
+    unsigned char *buffer;
+    unsigned long size;
+};
+
+static void jpeg_encoder_error_exit(j_common_ptr cinfo) {
+    struct jpeg_job *job = (struct jpeg_job *)((char *)cinfo - offsetof(struct jpeg_job, cinfo));
+    longjmp(job->jump, 1);
+}
+
+static void jpeg_encoder_emit_message(j_common_ptr cinfo, int level) { (void)cinfo; (void)level; }
+
+static int jpeg_compress(struct jpeg_job *job, const uint8_t *rgbx, uint32_t width, uint32_t height, int quality,
+                         int progressive, char *message, size_t message_size) {
+    struct jpeg_compress_struct *cinfo = &job->cinfo;
+    cinfo->err = jpeg_encoder_api.std_error(&job->error);
+    job->error.error_exit = jpeg_encoder_error_exit;
+    job->error.emit_message = jpeg_encoder_emit_message;
+    if (setjmp(job->jump)) {
+        char text[JMSG_LENGTH_MAX];
+        (*cinfo->err->format_message)((j_common_ptr)cinfo, text);
+        imgfetch_copy_message(message, message_size, text, "libjpeg cannot encode the image");
+        jpeg_encoder_api.destroy_compress(cinfo);
+        return IMGFETCH_ENCODE_FAILED;
+    }
+    jpeg_encoder_api.create_compress(cinfo, JPEG_LIB_VERSION, sizeof *cinfo);
+    jpeg_encoder_api.mem_dest(cinfo, &job->buffer, &job->size);
+    cinfo->image_width = width;
+    cinfo->image_height = height;
+    cinfo->input_components = 4;
+    cinfo->in_color_space = JCS_EXT_RGBX;
+    jpeg_encoder_api.set_defaults(cinfo);
+    jpeg_encoder_api.set_quality(cinfo, quality, TRUE);
+    cinfo->optimize_coding = TRUE;
+    // 4:2:0 whatever the library's default: luma 2×2, chroma 1×1.
+    cinfo->comp_info[0].h_samp_factor = 2;
+    cinfo->comp_info[0].v_samp_factor = 2;
+    for (int i = 1; i < 3; i++) cinfo->comp_info[i].h_samp_factor = cinfo->comp_info[i].v_samp_factor = 1;
+    if (progressive) jpeg_encoder_api.simple_progression(cinfo);
+    jpeg_encoder_api.start_compress(cinfo, TRUE);
+    while (cinfo->next_scanline < cinfo->image_height) {
+        JSAMPROW row = (JSAMPROW)(rgbx + (size_t)cinfo->next_scanline * width * 4);
+        jpeg_encoder_api.write_scanlines(cinfo, &row, 1);
+    }
+    jpeg_encoder_api.finish_compress(cinfo);
+    jpeg_encoder_api.destroy_compress(cinfo);
+    return IMGFETCH_ENCODED;
+}
+
+int imgfetch_jpeg_encode(const uint8_t *rgbx, uint32_t width, uint32_t height, int quality, int progressive,
+                         struct imgfetch_encoded *out, char *message, size_t message_size) {
+    struct jpeg_job job;
+    memset(&job, 0, sizeof job);
+    int status = jpeg_compress(&job, rgbx, width, height, quality, progressive, message, message_size);
+    if (status != IMGFETCH_ENCODED) {
+        free(job.buffer);  // jpeg_mem_dest's buffer comes from malloc
+        return status;
+    }
+    out->bytes = job.buffer;
+    out->size = job.size;
+    out->free_bytes = free;
+    return IMGFETCH_ENCODED;
+}
+
+// --- WebP (libwebp) and animated WebP (libwebpmux) ---
+
+static struct group webp_encoder = {PTHREAD_ONCE_INIT, "", 0};
+static struct {
+    int (*config_init)(WebPConfig *, WebPPreset, float, int);
+    int (*picture_init)(WebPPicture *, int);
+    int (*import_rgba)(WebPPicture *, const uint8_t *, int);
+    int (*encode)(const WebPConfig *, WebPPicture *);
+    void (*picture_free)(WebPPicture *);
+    void (*memory_writer_init)(WebPMemoryWriter *);
+    int (*memory_write)(const uint8_t *, size_t, const WebPPicture *);
+    void (*memory_writer_clear)(WebPMemoryWriter *);
+    void (*free)(void *);
+} webp_encoder_api;
+
+static void load_webp_encoder(void) {
+    const struct imgfetch_symbol symbols[] = {
+        {(void **)&webp_encoder_api.config_init, "WebPConfigInitInternal"},
+        {(void **)&webp_encoder_api.picture_init, "WebPPictureInitInternal"},
+        {(void **)&webp_encoder_api.import_rgba, "WebPPictureImportRGBA"},
+        {(void **)&webp_encoder_api.encode, "WebPEncode"},
+        {(void **)&webp_encoder_api.picture_free, "WebPPictureFree"},
+        {(void **)&webp_encoder_api.memory_writer_init, "WebPMemoryWriterInit"},
+        {(void **)&webp_encoder_api.memory_write, "WebPMemoryWrite"},
+        {(void **)&webp_encoder_api.memory_writer_clear, "WebPMemoryWriterClear"},
+        {(void **)&webp_encoder_api.free, "WebPFree"},
+    };
+    LOAD(webp_encoder, "libwebp.so.7", "libwebp7", symbols);
+    webp_encoder.loaded = 1;
+}
+LOADER(webp_encoder, webp_encoder)
+
+static const char *webp_error(WebPEncodingError error) {
+    switch (error) {
+    case VP8_ENC_ERROR_OUT_OF_MEMORY:
+    case VP8_ENC_ERROR_BITSTREAM_OUT_OF_MEMORY: return "libwebp ran out of memory";
+    case VP8_ENC_ERROR_BAD_DIMENSION: return "the size is beyond WebP's limit of 16383x16383";
+    case VP8_ENC_ERROR_PARTITION0_OVERFLOW:
+    case VP8_ENC_ERROR_PARTITION_OVERFLOW: return "the image is too large for one WebP partition";
+    default: return "libwebp cannot encode the image";
+    }
+}
+
+/// A config for lossy encoding at `quality` (0–100), or 0 when libwebp refuses it.
+static int webp_lossy_config(WebPConfig *config, float quality) {
+    return webp_encoder_api.config_init(config, WEBP_PRESET_DEFAULT, quality, WEBP_ENCODER_ABI_VERSION);
+}
+
+/// `picture` set up for `width` × `height` RGBA, in ARGB when `argb` (what WebPAnimEncoder takes).
+static int webp_import(WebPPicture *picture, const uint8_t *rgba, uint32_t width, uint32_t height, int argb) {
+    if (!webp_encoder_api.picture_init(picture, WEBP_ENCODER_ABI_VERSION)) return 0;
+    picture->width = (int)width;
+    picture->height = (int)height;
+    picture->use_argb = argb;
+    return webp_encoder_api.import_rgba(picture, rgba, (int)width * 4);
+}
+
+int imgfetch_webp_encode(const uint8_t *rgba, uint32_t width, uint32_t height, float quality,
+                         struct imgfetch_encoded *out, char *message, size_t message_size) {
+    WebPConfig config;
+    WebPPicture picture;
+    if (!webp_lossy_config(&config, quality)) {
+        imgfetch_copy_message(message, message_size, NULL, "libwebp refused its configuration");
+        return IMGFETCH_ENCODE_FAILED;
+    }
+    if (width > WEBP_MAX_DIMENSION || height > WEBP_MAX_DIMENSION) {
+        imgfetch_copy_message(message, message_size, NULL, webp_error(VP8_ENC_ERROR_BAD_DIMENSION));
+        return IMGFETCH_ENCODE_FAILED;
+    }
+    if (!webp_import(&picture, rgba, width, height, 0)) {
+        webp_encoder_api.picture_free(&picture);
+        imgfetch_copy_message(message, message_size, NULL, webp_error(VP8_ENC_ERROR_OUT_OF_MEMORY));
+        return IMGFETCH_ENCODE_FAILED;
+    }
+    WebPMemoryWriter writer;
+    webp_encoder_api.memory_writer_init(&writer);
+    picture.writer = webp_encoder_api.memory_write;
+    picture.custom_ptr = &writer;
+    int encoded = webp_encoder_api.encode(&config, &picture);
+    WebPEncodingError error = picture.error_code;
+    webp_encoder_api.picture_free(&picture);
+    if (!encoded) {
+        webp_encoder_api.memory_writer_clear(&writer);
+        imgfetch_copy_message(message, message_size, NULL, webp_error(error));
+        return IMGFETCH_ENCODE_FAILED;
+    }
+    out->bytes = writer.mem;
+    out->size = writer.size;
+    out->free_bytes = webp_encoder_api.free;
+    return IMGFETCH_ENCODED;
+}
+
+static struct group webp_animation = {PTHREAD_ONCE_INIT, "", 0};
+static struct {
+    int (*options_init)(WebPAnimEncoderOptions *, int);
+    WebPAnimEncoder *(*encoder_new)(int, int, const WebPAnimEncoderOptions *, int);
+    int (*add)(WebPAnimEncoder *, WebPPicture *, int, const WebPConfig *);
+    int (*assemble)(WebPAnimEncoder *, WebPData *);
+    const char *(*get_error)(WebPAnimEncoder *);
+    void (*encoder_delete)(WebPAnimEncoder *);
+} webp_animation_api;
+
+static void load_webp_animation(void) {
+    const char *still = imgfetch_webp_encoder_load();  // frames are pictures of libwebp's
+    if (still != NULL) {
+        imgfetch_copy_message(webp_animation.error, sizeof webp_animation.error, still, still);
+        return;
+    }
+    const struct imgfetch_symbol symbols[] = {
+        {(void **)&webp_animation_api.options_init, "WebPAnimEncoderOptionsInitInternal"},
+        {(void **)&webp_animation_api.encoder_new, "WebPAnimEncoderNewInternal"},
+        {(void **)&webp_animation_api.add, "WebPAnimEncoderAdd"},
+        {(void **)&webp_animation_api.assemble, "WebPAnimEncoderAssemble"},
+        {(void **)&webp_animation_api.get_error, "WebPAnimEncoderGetError"},
+        {(void **)&webp_animation_api.encoder_delete, "WebPAnimEncoderDelete"},
+    };
+    LOAD(webp_animation, "libwebpmux.so.3", "libwebpmux3", symbols);
+    webp_animation.loaded = 1;
+}
+LOADER(webp_animation, webp_animation)
+
+struct imgfetch_webp_animation {
+    WebPAnimEncoder *encoder;
+    WebPConfig config;
+    uint32_t width, height;
+    int timestamp;  // where the next frame starts, in milliseconds
+};
+
+static void webp_animation_message(struct imgfetch_webp_animation *animation, char *message, size_t message_size,
+                                   const char *fallback) {
+    imgfetch_copy_message(message, message_size, webp_animation_api.get_error(animation->encoder), fallback);
+}
+
+struct imgfetch_webp_animation *imgfetch_webp_animation_new(uint32_t width, uint32_t height, int loop_count, float quality,
+                                                            char *message, size_t message_size) {
+    if (width == 0 || height == 0 || width > WEBP_MAX_DIMENSION || height > WEBP_MAX_DIMENSION) {
+        imgfetch_copy_message(message, message_size, NULL, webp_error(VP8_ENC_ERROR_BAD_DIMENSION));
+        return NULL;
+    }
+    struct imgfetch_webp_animation *animation = calloc(1, sizeof *animation);
+    WebPAnimEncoderOptions options;
+    if (animation == NULL || !webp_lossy_config(&animation->config, quality) ||
+        !webp_animation_api.options_init(&options, WEBP_MUX_ABI_VERSION)) {
+        free(animation);
+        imgfetch_copy_message(message, message_size, NULL, "libwebp refused its configuration");
+        return NULL;
+    }
+    options.anim_params.loop_count = loop_count;
+    animation->encoder = webp_animation_api.encoder_new((int)width, (int)height, &options, WEBP_MUX_ABI_VERSION);
+    if (animation->encoder == NULL) {
+        free(animation);
+        imgfetch_copy_message(message, message_size, NULL, "libwebpmux could not create an animation encoder");
+        return NULL;
+    }
+    animation->width = width;
+    animation->height = height;
+    return animation;
+}
+
+int imgfetch_webp_animation_add(struct imgfetch_webp_animation *animation, const uint8_t *rgba, int duration_ms,
+                                char *message, size_t message_size) {
+    WebPPicture picture;
+    if (!webp_import(&picture, rgba, animation->width, animation->height, 1)) {
+        webp_encoder_api.picture_free(&picture);
+        imgfetch_copy_message(message, message_size, NULL, webp_error(VP8_ENC_ERROR_OUT_OF_MEMORY));
+        return IMGFETCH_ENCODE_FAILED;
+    }
+    int added = webp_animation_api.add(animation->encoder, &picture, animation->timestamp, &animation->config);
+    webp_encoder_api.picture_free(&picture);
+    if (!added) {
+        webp_animation_message(animation, message, message_size, "libwebpmux cannot add the frame");
+        return IMGFETCH_ENCODE_FAILED;
+    }
+    animation->timestamp += duration_ms;
+    return IMGFETCH_ENCODED;
+}
+
+int imgfetch_webp_animation_finish(struct imgfetch_webp_animation *animation, struct imgfetch_encoded *out,
+                                   char *message, size_t message_size) {
+    // A NULL frame marks the end: it gives the last frame its duration.
+    WebPData data = {NULL, 0};
+    if (!webp_animation_api.add(animation->encoder, NULL, animation->timestamp, NULL) ||
+        !webp_animation_api.assemble(animation->encoder, &data)) {
+        webp_animation_message(animation, message, message_size, "libwebpmux cannot assemble the animation");
+        return IMGFETCH_ENCODE_FAILED;
+    }
+    out->bytes = (uint8_t *)data.bytes;
+    out->size = data.size;
+    out->free_bytes = webp_encoder_api.free;
+    return IMGFETCH_ENCODED;
+}
+
+void imgfetch_webp_animation_free(struct imgfetch_webp_animation *animation) {
+    if (animation == NULL) return;
+    webp_animation_api.encoder_delete(animation->encoder);
+    free(animation);
+}

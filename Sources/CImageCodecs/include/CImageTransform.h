@@ -1,0 +1,80 @@
+#ifndef IMGFETCH_CIMAGETRANSFORM_H
+#define IMGFETCH_CIMAGETRANSFORM_H
+// What the transforms need from C: Little CMS for ICC profiles (lcms.c) and the encoders,
+// libjpeg-turbo, libpng, libwebp and libwebpmux (encode.c). Loaded at first use, like the
+// decoders (see CImageCodecs.h): a cache hit or an untransformed download never loads them.
+#include <stddef.h>
+#include <stdint.h>
+#include <lcms2.h>
+
+// --- Little CMS 2 (lcms.c) ---
+
+/// Loads liblcms2 once per process (thread-safe); NULL on success, else why it could not.
+const char *imgfetch_lcms_load(void);
+
+// lcms' own calls, forwarded. Profiles and transforms are used by one thread at a time.
+cmsHPROFILE imgfetch_cmsOpenProfileFromMem(const void *memory, cmsUInt32Number size);
+cmsBool imgfetch_cmsCloseProfile(cmsHPROFILE profile);
+cmsColorSpaceSignature imgfetch_cmsGetColorSpace(cmsHPROFILE profile);
+cmsHPROFILE imgfetch_cmsCreate_sRGBProfile(void);
+cmsHTRANSFORM imgfetch_cmsCreateTransform(cmsHPROFILE input, cmsUInt32Number input_format, cmsHPROFILE output,
+                                          cmsUInt32Number output_format, cmsUInt32Number intent, cmsUInt32Number flags);
+void imgfetch_cmsDoTransform(cmsHTRANSFORM transform, const void *input, void *output, cmsUInt32Number pixels);
+void imgfetch_cmsDeleteTransform(cmsHTRANSFORM transform);
+
+// lcms' pixel formats are compound macros Swift cannot import.
+static const cmsUInt32Number imgfetch_lcms_rgba_8 = TYPE_RGBA_8;
+static const cmsUInt32Number imgfetch_lcms_cmyk_8 = TYPE_CMYK_8;
+static const cmsUInt32Number imgfetch_lcms_cmyk_8_reversed = TYPE_CMYK_8_REV;  // 255 = no ink (Adobe)
+
+// --- Encoders (encode.c) ---
+// Each call below encodes a whole image into memory the library allocates, handed over in an
+// imgfetch_encoded that the caller releases with imgfetch_encoded_free. Each returns
+// IMGFETCH_ENCODED, or IMGFETCH_ENCODE_FAILED with the library's message, NUL-terminated, in
+// `message` (`message_size` bytes). Nothing is written but pixels and what the format requires
+// (JFIF, PNG's sRGB chunk): no EXIF, no ICC profile.
+
+enum { IMGFETCH_ENCODED = 0, IMGFETCH_ENCODE_FAILED = -1 };
+
+/// Encoded bytes and the function that frees them (each library allocates its own way).
+struct imgfetch_encoded {
+    uint8_t *bytes;
+    size_t size;
+    void (*free_bytes)(void *);
+};
+void imgfetch_encoded_free(struct imgfetch_encoded *encoded);
+
+/// Each loads its libraries once per process (thread-safe); NULL on success, else why not.
+const char *imgfetch_jpeg_encoder_load(void);       // libjpeg
+const char *imgfetch_png_encoder_load(void);        // libpng
+const char *imgfetch_webp_encoder_load(void);       // libwebp
+const char *imgfetch_webp_animation_load(void);     // libwebp and libwebpmux
+
+/// JPEG from `rgbx` (4 bytes a pixel, the fourth ignored): 4:2:0, optimised Huffman tables,
+/// `quality` 1–100 as libjpeg's, progressive when `progressive` is nonzero. libjpeg reports
+/// errors by longjmp, so its calls stay in C.
+int imgfetch_jpeg_encode(const uint8_t *rgbx, uint32_t width, uint32_t height, int quality, int progressive,
+                         struct imgfetch_encoded *out, char *message, size_t message_size);
+/// PNG from RGBA (`has_alpha`) or packed RGB pixels, 8 bits per channel.
+int imgfetch_png_encode(const uint8_t *pixels, uint32_t width, uint32_t height, int has_alpha,
+                        struct imgfetch_encoded *out, char *message, size_t message_size);
+/// Lossy WebP from RGBA at `quality` 0–100 (libwebp's scale); alpha is kept when not all opaque.
+int imgfetch_webp_encode(const uint8_t *rgba, uint32_t width, uint32_t height, float quality,
+                         struct imgfetch_encoded *out, char *message, size_t message_size);
+
+/// An animated WebP being written, frame by frame: libwebpmux's WebPAnimEncoder holds the
+/// previous canvas and the encoded frames, never the frames' pixels. One thread at a time.
+struct imgfetch_webp_animation;
+/// A `width` × `height` animation played `loop_count` times (0 = forever), lossy at `quality`;
+/// NULL with the reason in `message` when libwebp refuses.
+struct imgfetch_webp_animation *imgfetch_webp_animation_new(uint32_t width, uint32_t height, int loop_count, float quality,
+                                                            char *message, size_t message_size);
+/// Adds a canvas-sized RGBA frame shown for `duration_ms` milliseconds.
+int imgfetch_webp_animation_add(struct imgfetch_webp_animation *animation, const uint8_t *rgba, int duration_ms,
+                                char *message, size_t message_size);
+/// Ends the animation and assembles the file; no frame may be added afterwards.
+int imgfetch_webp_animation_finish(struct imgfetch_webp_animation *animation, struct imgfetch_encoded *out,
+                                   char *message, size_t message_size);
+void imgfetch_webp_animation_free(struct imgfetch_webp_animation *animation);
+
+#endif

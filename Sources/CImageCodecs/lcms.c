@@ -1,0 +1,45 @@
+// Little CMS 2: embedded ICC profiles to sRGB, loaded at the first image that carries a profile.
+#include "CImageCodecs.h"
+#include "codec_group.h"
+
+static struct group lcms = {PTHREAD_ONCE_INIT, "", 0};
+static struct {
+    cmsHPROFILE (*open_profile_from_mem)(const void *, cmsUInt32Number);
+    cmsBool (*close_profile)(cmsHPROFILE);
+    cmsColorSpaceSignature (*get_color_space)(cmsHPROFILE);
+    cmsHPROFILE (*create_srgb_profile)(void);
+    cmsHTRANSFORM (*create_transform)(cmsHPROFILE, cmsUInt32Number, cmsHPROFILE, cmsUInt32Number, cmsUInt32Number,
+                                      cmsUInt32Number);
+    void (*do_transform)(cmsHTRANSFORM, const void *, void *, cmsUInt32Number);
+    void (*delete_transform)(cmsHTRANSFORM);
+} lcms_api;
+
+static void load_lcms(void) {
+    const struct imgfetch_symbol symbols[] = {
+        {(void **)&lcms_api.open_profile_from_mem, "cmsOpenProfileFromMem"},
+        {(void **)&lcms_api.close_profile, "cmsCloseProfile"},
+        {(void **)&lcms_api.get_color_space, "cmsGetColorSpace"},
+        {(void **)&lcms_api.create_srgb_profile, "cmsCreate_sRGBProfile"},
+        {(void **)&lcms_api.create_transform, "cmsCreateTransform"},
+        {(void **)&lcms_api.do_transform, "cmsDoTransform"},
+        {(void **)&lcms_api.delete_transform, "cmsDeleteTransform"},
+    };
+    LOAD(lcms, "liblcms2.so.2", "liblcms2-2", symbols);
+    lcms.loaded = 1;
+}
+LOADER(lcms, lcms)
+
+cmsHPROFILE imgfetch_cmsOpenProfileFromMem(const void *memory, cmsUInt32Number size) {
+    return lcms_api.open_profile_from_mem(memory, size);
+}
+cmsBool imgfetch_cmsCloseProfile(cmsHPROFILE profile) { return lcms_api.close_profile(profile); }
+cmsColorSpaceSignature imgfetch_cmsGetColorSpace(cmsHPROFILE profile) { return lcms_api.get_color_space(profile); }
+cmsHPROFILE imgfetch_cmsCreate_sRGBProfile(void) { return lcms_api.create_srgb_profile(); }
+cmsHTRANSFORM imgfetch_cmsCreateTransform(cmsHPROFILE input, cmsUInt32Number input_format, cmsHPROFILE output,
+                                          cmsUInt32Number output_format, cmsUInt32Number intent, cmsUInt32Number flags) {
+    return lcms_api.create_transform(input, input_format, output, output_format, intent, flags);
+}
+void imgfetch_cmsDoTransform(cmsHTRANSFORM transform, const void *input, void *output, cmsUInt32Number pixels) {
+    lcms_api.do_transform(transform, input, output, pixels);
+}
+void imgfetch_cmsDeleteTransform(cmsHTRANSFORM transform) { lcms_api.delete_transform(transform); }

@@ -1,0 +1,24 @@
+import CImageCodecs
+import FoundationEssentials
+
+/// Writes lossy WebP with libwebp. Alpha is kept (losslessly, in WebP's separate alpha plane)
+/// when some pixel is not opaque; an opaque image has no alpha plane.
+struct WebPEncoder: ImageEncoding {
+    /// 1–100, mapped directly onto libwebp's 0–100 quality (values outside are clamped).
+    var quality: Int
+
+    var format: ImageFormat { .webp }
+
+    /// WebP's largest side.
+    static let maxSide = 16383
+
+    func encode(_ image: RGBAImage) throws(EncodeError) -> Data {
+        try checkSize(of: image, limit: Self.maxSide)
+        try EncoderCall.load(.webp, for: .webp)
+        return try image.pixels.withUnsafeBufferPointer { rgba throws(EncodeError) in
+            try EncoderCall.run(.webp) { out, message, size in
+                imgfetch_webp_encode(rgba.baseAddress, UInt32(image.width), UInt32(image.height), Float(clampedQuality(quality)), out, message, size)
+            }
+        }
+    }
+}

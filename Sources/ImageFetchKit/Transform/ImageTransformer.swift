@@ -1,0 +1,133 @@
+import FoundationEssentials
+
+/// The transform pipeline, as the best thumbnailers run it: shrink on load, sRGB, Lanczos on
+/// premultiplied alpha, upright, encode.
+///
+/// Why the steps run in this order: the decoder shrinks first (JPEG's DCT scaling, WebP's scaled
+/// output) to the smallest size that still has a source pixel for every output pixel, so no later
+/// step touches more pixels than it must; colour is converted on those decoded pixels, before
+/// resampling mixes them; the image is turned upright after resampling, when it is small; no
+/// metadata is copied, since the output is upright sRGB.
+///
+/// A value holding only the decoder registry: safe to use from any number of threads at once.
+/// Memory: one decoded frame and its resampled copy; for an animation, one composed frame, its
+/// resampled copy and the encoder's state.
+public struct ImageTransformer: Sendable {
+    let decoders: DecoderRegistry
+
+    public init(decoders: DecoderRegistry = .standard) {
+        self.decoders = decoders
+    }
+
+    /// The variant `spec` makes of the image in `data`, which must pass the registry's validation
+    /// within `limits`.
+    func transform(_ data: Data, spec: TransformSpec, limits: DecodeLimits) throws(TransformError) -> TransformedImage {
+        let info: ImageInfo
+        do { info = try decoders.validate(data, limits: limits) } catch { throw .decode(error) }
+        let animated = info.frameCount > 1
+        let format = spec.outputFormat(for: info.format, animated: animated)
+        if spec.keepsAnimation(of: info.format, animated: animated) {
+            let reader: (any AnimationReading)?
+            do { reader = try decoders.animationReader(for: data, limits: limits) } catch { throw .decode(error) }
+            if let reader { return try transformAnimation(reader, spec: spec, limits: limits) }
+        }
+        let geometry = try TransformGeometry(spec: spec, sourceWidth: info.width, sourceHeight: info.height).within(limits)
+        let image = try stillImage(data, info: info, geometry: geometry, limits: limits)
+        let encoded = try encode(image, as: format, quality: spec.effectiveQuality)
+        return TransformedImage(data: encoded, format: format, width: image.width, height: image.height, frameCount: 1)
+    }
+
+    /// The first frame of the image in `data` fitted inside `width` × `height` pixels (never
+    /// enlarged), upright sRGB: what `imgfetch show` draws. Nothing is encoded or cached.
+    public func preview(_ data: Data, fittingWidth width: Int, height: Int, limits: DecodeLimits) throws(TransformError) -> DecodedImage {
+        let info: ImageInfo
+        do { info = try decoders.validate(data, limits: limits) } catch { throw .decode(error) }
+        let spec = TransformSpec(width: max(1, width), height: max(1, height))
+        let geometry = TransformGeometry(spec: spec, sourceWidth: info.width, sourceHeight: info.height)
+        let image = try stillImage(data, info: info, geometry: geometry, limits: limits)
+        return DecodedImage(info: info, width: image.width, height: image.height, rgba: image.pixels)
+    }
+
+    /// The first frame decoded (shrunk on load where the format allows), converted to sRGB,
+    /// resampled to `geometry` and turned upright.
+    private func stillImage(_ data: Data, info: ImageInfo, geometry: TransformGeometry, limits: DecodeLimits) throws(TransformError) -> RGBAImage {
+        let minimum = geometry.keepsSize
+            ? nil : geometry.minimumStoredDecodeSize(sourceWidth: info.width, sourceHeight: info.height, orientation: info.orientation)
+        let source: SourceImage
+        do { source = try decoders.decodeForTransform(data, minimumStoredSize: minimum, limits: limits) } catch { throw .decode(error) }
+        let orientation = source.orientation
+        let window = geometry.storedWindow(
+            sourceWidth: info.width, sourceHeight: info.height, orientation: orientation,
+            decodedWidth: source.width, decodedHeight: source.height)
+        let (width, height) = geometry.storedSize(orientation: orientation)
+        let srgb: RGBAImage
+        do { srgb = try source.convertedToSRGB() } catch { throw .libraryUnavailable(reason: error.description) }
+        let wholeAtSize = window.x == 0 && window.y == 0 && srgb.width == width && srgb.height == height
+            && window.width == Double(width) && window.height == Double(height)
+        let resized = wholeAtSize
+            ? srgb : Resampler.resize(srgb, width: width, height: height, from: SourceRegion(window))
+        return resized.oriented(by: orientation)
+    }
+
+    /// Every frame of an animation resized and encoded as animated WebP, one frame at a time.
+    private func transformAnimation(
+        _ reader: any AnimationReading, spec: TransformSpec, limits: DecodeLimits
+    ) throws(TransformError) -> TransformedImage {
+        let geometry = try TransformGeometry(spec: spec, sourceWidth: reader.canvasWidth, sourceHeight: reader.canvasHeight)
+            .within(limits)
+        let region = SourceRegion(geometry.window)
+        do {
+            let encoder = try AnimatedWebPEncoder(
+                width: geometry.width, height: geometry.height, loopCount: reader.loopCount, quality: spec.effectiveQuality)
+            var frames = 0
+            while let frame = try nextFrame(of: reader) {
+                let image = geometry.keepsSize ? frame.image : Resampler.resize(frame.image, width: geometry.width, height: geometry.height, from: region)
+                try encoder.add(image, durationMilliseconds: frame.duration)
+                frames += 1
+            }
+            return TransformedImage(data: try encoder.finish(), format: .webp, width: geometry.width, height: geometry.height, frameCount: frames)
+        } catch let error as EncodeError {
+            throw Self.transformError(error)
+        } catch let error as TransformError {
+            throw error
+        } catch {
+            throw .encode(reason: String(describing: error))
+        }
+    }
+
+    private func nextFrame(of reader: any AnimationReading) throws(TransformError) -> AnimationFrame? {
+        do { return try reader.nextFrame() } catch { throw .decode(error) }
+    }
+
+    private func encode(_ image: RGBAImage, as format: ImageFormat, quality: Int) throws(TransformError) -> Data {
+        let encoder: any ImageEncoding = switch format {
+        case .jpeg: JPEGEncoder(quality: quality)
+        case .webp: WebPEncoder(quality: quality)
+        default: PNGEncoder()
+        }
+        do { return try encoder.encode(image) } catch { throw Self.transformError(error) }
+    }
+
+    private static func transformError(_ error: EncodeError) -> TransformError {
+        switch error {
+        case .libraryUnavailable(_, let reason): .libraryUnavailable(reason: reason)
+        default: .encode(reason: error.description)
+        }
+    }
+}
+
+extension TransformGeometry {
+    /// This geometry, if its output is within the pixel limit.
+    func within(_ limits: DecodeLimits) throws(TransformError) -> TransformGeometry {
+        guard width <= limits.maxPixels / height else {
+            throw .outputTooLarge(width: width, height: height, limit: limits.maxPixels)
+        }
+        return self
+    }
+}
+
+extension SourceRegion {
+    init(_ window: TransformGeometry.Window) {
+        self.init(x: window.x, y: window.y, width: window.width, height: window.height)
+    }
+}

@@ -1,0 +1,73 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// The Lanczos-3 filter laid out for one axis of a resize: for every output pixel, the run of
+/// source pixels it reads and the weight of each, worked out once before any pixel is touched.
+///
+/// As in Pillow and libvips, the kernel is stretched by the downscale factor (a 4× reduction reads
+/// 24 source pixels per output pixel, not 6), so every source pixel contributes and nothing
+/// aliases; when enlarging it keeps its natural width of 6. Taps that fall outside the source
+/// read the nearest edge pixel (clamped edges): their weights are added to the edge's.
+struct LanczosWeights {
+    /// Output pixels along this axis.
+    let outputCount: Int
+    /// Weights stored per output pixel: the longest run, shorter runs padded with zeros.
+    let stride: Int
+    /// Index of the first source pixel output pixel `i` reads.
+    let starts: [Int]
+    /// How many source pixels output pixel `i` reads, from `starts[i]` on.
+    let counts: [Int]
+    /// `outputCount * stride` weights, normalised so each output pixel's sum to 1.
+    let weights: [Float]
+    /// The source pixels any output pixel reads: `starts.min()` up to `(starts + counts).max()`.
+    let sourceRange: Range<Int>
+
+    /// Lanczos-3's half-width in source pixels at scale 1.
+    static let radius = 3.0
+
+    /// Weights for resampling the stretch `start ..< start + length` of an axis `sourceCount`
+    /// pixels long (source pixel `j` covers `j ..< j + 1`) to `outputCount` pixels.
+    init(sourceCount: Int, outputCount: Int, start: Double, length: Double) {
+        precondition(sourceCount > 0 && outputCount > 0 && length > 0 && length.isFinite && start.isFinite)
+        let scale = length / Double(outputCount)
+        let stretch = max(scale, 1)
+        let support = Self.radius * stretch
+        // A run spans at most ⌈2·support⌉ + 1 source pixels, fewer once clamped to the source.
+        let stride = min(Int((2 * support).rounded(.up)) + 2, sourceCount)
+        var starts = [Int](repeating: 0, count: outputCount)
+        var counts = [Int](repeating: 0, count: outputCount)
+        var weights = [Float](repeating: 0, count: outputCount * stride)
+        var run = [Double](repeating: 0, count: stride)
+        for i in 0..<outputCount {
+            let center = start + (Double(i) + 0.5) * scale
+            let first = Int((center - support).rounded(.down)), last = Int((center + support).rounded(.up))
+            let low = min(max(first, 0), sourceCount - 1), high = max(min(last, sourceCount - 1), 0)
+            let count = high - low + 1
+            for k in 0..<count { run[k] = 0 }
+            for j in first...last {
+                run[min(max(j, 0), sourceCount - 1) - low] += Self.lanczos((Double(j) + 0.5 - center) / stretch)
+            }
+            var sum = 0.0
+            for k in 0..<count { sum += run[k] }
+            if sum == 0 { (run[0], sum) = (1, 1) }  // cannot happen for Lanczos-3, whose nearest tap is > 0
+            for k in 0..<count { weights[i * stride + k] = Float(run[k] / sum) }
+            starts[i] = low
+            counts[i] = count
+        }
+        self.outputCount = outputCount
+        self.stride = stride
+        self.starts = starts
+        self.counts = counts
+        self.weights = weights
+        self.sourceRange = (starts.min() ?? 0)..<(zip(starts, counts).map(+).max() ?? 0)
+    }
+
+    /// sinc(x) · sinc(x / 3) on (-3, 3), 0 outside.
+    static func lanczos(_ x: Double) -> Double {
+        if x == 0 { return 1 }
+        guard abs(x) < radius else { return 0 }
+        let px = Double.pi * x
+        return radius * sin(px) * sin(px / radius) / (px * px)
+    }
+}

@@ -1,0 +1,93 @@
+/// Where the pixels of a transform come from and go: the output size, the window of the source it
+/// shows, and the smallest decode that still resamples down to it. Pure arithmetic on sizes, in
+/// displayed orientation unless a name says stored.
+struct TransformGeometry: Sendable, Equatable {
+    /// A rectangle in source pixels; fractional, because a centred crop of an odd difference is.
+    struct Window: Sendable, Equatable {
+        var x: Double
+        var y: Double
+        var width: Double
+        var height: Double
+    }
+
+    /// The output size, as displayed.
+    let width: Int
+    let height: Int
+    /// The part of the source (displayed orientation, source pixels) that fills the output:
+    /// the whole image but for `cover`, which crops the centre.
+    let window: Window
+
+    /// The geometry of `spec` applied to a source of `sourceWidth` × `sourceHeight` (displayed).
+    init(spec: TransformSpec, sourceWidth: Int, sourceHeight: Int) {
+        let (w0, h0) = (Double(sourceWidth), Double(sourceHeight))
+        let whole = Window(x: 0, y: 0, width: w0, height: h0)
+        let boxWidth = spec.width.map(Double.init)
+        let boxHeight = spec.height.map(Double.init)
+        switch spec.effectiveFit {
+        case _ where !spec.resizes:
+            (width, height, window) = (sourceWidth, sourceHeight, whole)
+        case .inside:
+            var scale = min(boxWidth.map { $0 / w0 } ?? .infinity, boxHeight.map { $0 / h0 } ?? .infinity)
+            if !spec.upscale { scale = min(scale, 1) }
+            // A side set by the box is the box's exactly; the other follows the aspect ratio.
+            width = boxWidth != nil && scale == boxWidth! / w0 ? Int(boxWidth!) : Self.side(w0 * scale)
+            height = boxHeight != nil && scale == boxHeight! / h0 ? Int(boxHeight!) : Self.side(h0 * scale)
+            window = whole
+        case .cover:
+            let (bw, bh) = (boxWidth!, boxHeight!)
+            let scale = max(bw / w0, bh / h0)
+            // Without enlargement a box larger than the image shrinks, keeping its aspect ratio, to
+            // the largest the image can fill at its own size.
+            let shrink = spec.upscale ? 1 : min(1, 1 / scale)
+            width = Self.side(bw * shrink)
+            height = Self.side(bh * shrink)
+            let (cw, ch) = (min(w0, bw / scale), min(h0, bh / scale))
+            window = Window(x: (w0 - cw) / 2, y: (h0 - ch) / 2, width: cw, height: ch)
+        case .fill:
+            let (bw, bh) = (boxWidth!, boxHeight!)
+            width = spec.upscale ? Int(bw) : min(Int(bw), sourceWidth)
+            height = spec.upscale ? Int(bh) : min(Int(bh), sourceHeight)
+            window = whole
+        }
+    }
+
+    /// Whether the output is the source unchanged in size (nothing to resample).
+    var keepsSize: Bool {
+        window.x == 0 && window.y == 0 && Double(width) == window.width && Double(height) == window.height
+    }
+
+    /// The smallest stored size a shrink-on-load decode may produce and still have at least one
+    /// source pixel per output pixel across the window: the whole stored image scaled by the
+    /// window's output/window ratio on each axis. `orientation` swaps the axes of a quarter turn.
+    func minimumStoredDecodeSize(sourceWidth: Int, sourceHeight: Int, orientation: ImageOrientation) -> (width: Int, height: Int) {
+        let scaleX = Double(width) / window.width
+        let scaleY = Double(height) / window.height
+        var minimum = (width: Self.ceilingSide(Double(sourceWidth) * scaleX), height: Self.ceilingSide(Double(sourceHeight) * scaleY))
+        if orientation.swapsWidthAndHeight { minimum = (minimum.height, minimum.width) }
+        return minimum
+    }
+
+    /// `window` in the stored orientation, for a source decoded at `decodedWidth` × `decodedHeight`
+    /// (stored) from a source of `sourceWidth` × `sourceHeight` (displayed). The window is centred,
+    /// so a quarter turn only swaps its axes.
+    func storedWindow(
+        sourceWidth: Int, sourceHeight: Int, orientation: ImageOrientation, decodedWidth: Int, decodedHeight: Int
+    ) -> Window {
+        var w = window
+        if orientation.swapsWidthAndHeight {
+            w = Window(x: w.y, y: w.x, width: w.height, height: w.width)
+        }
+        let (storedWidth, storedHeight) = orientation.swapsWidthAndHeight ? (sourceHeight, sourceWidth) : (sourceWidth, sourceHeight)
+        let (sx, sy) = (Double(decodedWidth) / Double(storedWidth), Double(decodedHeight) / Double(storedHeight))
+        return Window(x: w.x * sx, y: w.y * sy, width: w.width * sx, height: w.height * sy)
+    }
+
+    /// The output size in the stored orientation (what is resampled before it is turned upright).
+    func storedSize(orientation: ImageOrientation) -> (width: Int, height: Int) {
+        orientation.swapsWidthAndHeight ? (height, width) : (width, height)
+    }
+
+    /// A computed side: rounded to the nearest pixel, never 0.
+    private static func side(_ value: Double) -> Int { max(1, Int(value.rounded())) }
+    private static func ceilingSide(_ value: Double) -> Int { max(1, Int((value - 1e-9).rounded(.up))) }
+}

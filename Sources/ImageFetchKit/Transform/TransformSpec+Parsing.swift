@@ -1,0 +1,83 @@
+/// Reading a spec from the words a user types (`--resize 256x256 --fit cover --quality 70`), with
+/// every rule checked before any request is made.
+extension TransformSpec {
+    /// Why a spec was refused; each description names the option and says what it takes.
+    public enum ParseError: Error, Sendable, Hashable, CustomStringConvertible {
+        case size(String)
+        case tooLarge(width: Int?, height: Int?, limit: Int)
+        case fit(String)
+        case format(String)
+        case quality(Int)
+
+        public var description: String {
+            switch self {
+            case .size(let text):
+                "--resize '\(text)' is not a size: give WxH, W, Wx or xH with whole numbers from 1 to \(TransformSpec.maxSide) (e.g. 256x256, 800x, x600)."
+            case .tooLarge(let width, let height, let limit):
+                "--resize \(width.map(String.init) ?? "")x\(height.map(String.init) ?? "") is more than the limit of \(limit) pixels (--max-pixels)."
+            case .fit(let text):
+                "--fit '\(text)' is not one of \(Fit.allCases.map(\.rawValue).joined(separator: ", "))."
+            case .format(let text):
+                "--format '\(text)' is not one of \(TransformSpec.outputFormats.map(\.transformName).joined(separator: ", "))."
+            case .quality(let value):
+                "--quality \(value) is out of range: give a whole number from 1 to 100."
+            }
+        }
+    }
+
+    /// The longest side a transform makes: JPEG's limit (WebP's is 16383, which its encoder checks).
+    public static let maxSide = 65_500
+
+    /// A spec from the options' texts, each nil when not given; nil overall when nothing asks for
+    /// a transform. `maxPixels` bounds the box (both sides given) as it bounds any image.
+    public static func parse(
+        resize: String?, fit: String?, upscale: Bool, format: String?, quality: Int?, firstFrame: Bool, maxPixels: Int
+    ) throws(ParseError) -> TransformSpec? {
+        guard resize != nil || fit != nil || upscale || format != nil || quality != nil || firstFrame else { return nil }
+        var spec = TransformSpec(upscale: upscale, firstFrame: firstFrame)
+        if let resize {
+            (spec.width, spec.height) = try parseSize(resize)
+            if let width = spec.width, let height = spec.height, width > maxPixels / height {
+                throw .tooLarge(width: width, height: height, limit: maxPixels)
+            }
+        }
+        if let fit {
+            guard let value = Fit(rawValue: fit.lowercased()) else { throw .fit(fit) }
+            spec.fit = value
+        }
+        if let format {
+            let name = format.lowercased() == "jpg" ? "jpeg" : format.lowercased()
+            guard let value = outputFormats.first(where: { $0.transformName == name }) else { throw .format(format) }
+            spec.format = value
+        }
+        if let quality {
+            guard (1...100).contains(quality) else { throw .quality(quality) }
+            spec.quality = quality
+        }
+        return spec
+    }
+
+    /// `WxH`, `W`, `Wx` or `xH` (an upper-case X too), each side a whole number from 1 to `maxSide`.
+    static func parseSize(_ text: String) throws(ParseError) -> (width: Int?, height: Int?) {
+        let parts = text.split(separator: "x", maxSplits: 2, omittingEmptySubsequences: false).flatMap {
+            $0.split(separator: "X", maxSplits: 2, omittingEmptySubsequences: false)
+        }
+        func side(_ part: Substring) throws(ParseError) -> Int? {
+            if part.isEmpty { return nil }
+            guard part.utf8.allSatisfy({ $0 >= 0x30 && $0 <= 0x39 }), part.utf8.count <= 6,
+                  let value = Int(part), value >= 1, value <= maxSide else { throw .size(text) }
+            return value
+        }
+        switch parts.count {
+        case 1:
+            guard let width = try side(parts[0]) else { throw .size(text) }
+            return (width, nil)
+        case 2:
+            let (width, height) = (try side(parts[0]), try side(parts[1]))
+            guard width != nil || height != nil else { throw .size(text) }
+            return (width, height)
+        default:
+            throw .size(text)
+        }
+    }
+}

@@ -1,0 +1,100 @@
+/// What a transform makes of an image: a size and how to fit it, an output format and quality,
+/// and whether only the first frame is kept. A value with one normal string form
+/// (`description`): that string is the variant's cache-key suffix, its label in `cache ls` and
+/// its `variant` in JSON, so two specs that make the same image are one variant.
+///
+/// The normal form depends on the spec alone, never on the source image: a variant must be found
+/// in the cache without knowing anything about its original, which may have been evicted.
+public struct TransformSpec: Sendable, Hashable, CustomStringConvertible {
+    /// How an image is fitted to a box of `width` × `height`.
+    public enum Fit: String, Sendable, CaseIterable {
+        /// Keep the aspect ratio and fit inside the box (the default).
+        case inside
+        /// Keep the aspect ratio and fill the box exactly, cropping the centre.
+        case cover
+        /// Exactly the box, stretched.
+        case fill
+    }
+
+    /// The box; nil for a side that follows from the other by the aspect ratio. Both nil: no
+    /// resize (a conversion only).
+    public var width: Int?
+    public var height: Int?
+    public var fit: Fit
+    /// Without it an image is never enlarged.
+    public var upscale: Bool
+    /// The output format (JPEG, PNG or WebP); nil: the source's rule (see `outputFormat(for:)`).
+    public var format: ImageFormat?
+    /// 1–100 for JPEG and WebP output; nil: `TransformSpec.defaultQuality`.
+    public var quality: Int?
+    /// Make a still image of an animation's first frame.
+    public var firstFrame: Bool
+
+    /// The quality JPEG and WebP output get unless one is given, as sharp and most CDNs use.
+    public static let defaultQuality = 80
+    /// The formats a transform writes.
+    public static let outputFormats: [ImageFormat] = [.jpeg, .png, .webp]
+
+    public init(
+        width: Int? = nil, height: Int? = nil, fit: Fit = .inside, upscale: Bool = false, format: ImageFormat? = nil,
+        quality: Int? = nil, firstFrame: Bool = false
+    ) {
+        self.width = width
+        self.height = height
+        self.fit = fit
+        self.upscale = upscale
+        self.format = format
+        self.quality = quality
+        self.firstFrame = firstFrame
+    }
+
+    /// Whether the spec changes the size at all.
+    public var resizes: Bool { width != nil || height != nil }
+
+    /// The fit that applies: with one side free, every fit keeps the aspect ratio, so it is `inside`.
+    public var effectiveFit: Fit { width != nil && height != nil ? fit : .inside }
+
+    /// The normal form: `256x256 inside`, `256x`, `x128 upscale`, `webp q80`, `512x512 cover jpeg q90
+    /// first-frame`. The size and fit come first, then the enlargement rule, the format with its
+    /// quality (a quality without a format stands alone: the format is the source's), then
+    /// `first-frame`.
+    public var description: String {
+        var words: [String] = []
+        if resizes {
+            let size = "\(width.map(String.init) ?? "")x\(height.map(String.init) ?? "")"
+            words.append(width != nil && height != nil ? "\(size) \(effectiveFit.rawValue)" : size)
+            if upscale { words.append("upscale") }
+        }
+        if let format {
+            words.append(format.transformName)
+            if format != .png { words.append("q\(quality ?? Self.defaultQuality)") }
+        } else if let quality {
+            words.append("q\(quality)")
+        }
+        if firstFrame { words.append("first-frame") }
+        return words.joined(separator: " ")
+    }
+
+    /// The format the variant of a `source` image is written in: the one asked for; else JPEG, PNG
+    /// and WebP stills keep theirs, animations become animated WebP (unless `firstFrame`), and other
+    /// stills become PNG.
+    public func outputFormat(for source: ImageFormat, animated: Bool) -> ImageFormat {
+        if let format { return format }
+        if animated && !firstFrame { return .webp }
+        return [.jpeg, .png, .webp].contains(source) ? source : .png
+    }
+
+    /// Whether the variant keeps every frame of an `animated` source: only as WebP, the one
+    /// animated format imgfetch writes; JPEG and PNG output takes the first frame.
+    public func keepsAnimation(of source: ImageFormat, animated: Bool) -> Bool {
+        animated && !firstFrame && outputFormat(for: source, animated: animated) == .webp
+    }
+
+    /// The quality the encoder is given.
+    public var effectiveQuality: Int { quality ?? Self.defaultQuality }
+}
+
+extension ImageFormat {
+    /// The name `--format` takes and the normal form writes.
+    var transformName: String { rawValue }
+}

@@ -1,0 +1,40 @@
+import ArgumentParser
+import ImageFetchKit
+
+/// The flags that ask for a variant instead of the original (`get`, `prefetch`, `info URL`).
+struct TransformOptions: ParsableArguments {
+    @Option(help: ArgumentHelp(
+        "Resize to fit this box: WxH, W (or Wx) or xH, in pixels; the image is cached as a variant of the original.",
+        valueName: "size"))
+    var resize: String?
+
+    @Option(help: ArgumentHelp(
+        "How to fit the box: inside (keep the aspect ratio, fit within; the default), cover (fill it, cropping the centre) or fill (stretch).",
+        valueName: "mode"))
+    var fit: String?
+
+    @Flag(help: "Allow enlarging an image smaller than the box (without it, images are only ever made smaller).")
+    var upscale = false
+
+    @Option(help: ArgumentHelp(
+        "Write the variant as jpeg, png or webp (default: JPEG, PNG and WebP keep theirs, animations become animated WebP, other formats PNG).",
+        valueName: "format"))
+    var format: String?
+
+    @Option(help: ArgumentHelp("JPEG and WebP quality, 1-100 (default \(TransformSpec.defaultQuality)).", valueName: "n"))
+    var quality: Int?
+
+    @Flag(help: "Make a still image of an animation's first frame.")
+    var firstFrame = false
+
+    /// The spec these flags ask for, with a box held to `maxPixels`; nil when they ask for none.
+    func spec(maxPixels: Int) throws(TransformSpec.ParseError) -> TransformSpec? {
+        try TransformSpec.parse(
+            resize: resize, fit: fit, upscale: upscale, format: format, quality: quality, firstFrame: firstFrame, maxPixels: maxPixels)
+    }
+
+    /// Refuses a spec that cannot be made, as a usage error, before any request.
+    func validate(maxPixels: Int) throws {
+        do { _ = try spec(maxPixels: maxPixels) } catch { throw ValidationError(error.description) }
+    }
+}

@@ -1,0 +1,68 @@
+#!/usr/bin/env bash
+# Thumbnail: one 12-megapixel JPEG to a 256-pixel thumbnail as whole processes, the original
+# already in imgfetch's cache (its variants purged before every run, untimed), against
+# `vipsthumbnail -s 256` (libvips' shrink-on-load thumbnailer), ImageMagick's `convert -thumbnail`,
+# Pillow's `thumbnail()` and `djpeg -scale 1/8`, the floor: the entropy decoding no thumbnailer can
+# skip. hyperfine runs each many times in one session; the medians are compared.
+# Targets: imgfetch <= 0.5x vipsthumbnail and <= 1.3x djpeg -scale 1/8.
+# shellcheck source=lib/common.sh
+source "$(dirname "$0")/lib/common.sh"
+# shellcheck source=lib/nginx.sh
+source "$BENCH_LIB/nginx.sh"
+
+runs=30
+! bench_quick || runs=10
+dir="$BENCH_OUT/thumbnail"
+mkdir -p "$dir/served"
+jpeg="$dir/served/photo.jpg"
+# The same 4000×3000 photo-like picture as the decode mode (plasma fractal plus noise), at the
+# quality cameras and CDNs use.
+if [ ! -s "$jpeg" ]; then
+  log "making the 4000×3000 JPEG"
+  convert -seed 7 -size 4000x3000 plasma:fractal -attenuate 0.3 +noise Gaussian -depth 8 ppm:"$dir/base.ppm"
+  cjpeg -quality 90 -outfile "$jpeg.tmp" "$dir/base.ppm" && mv "$jpeg.tmp" "$jpeg"
+  rm -f "$dir/base.ppm"
+fi
+scenario="thumbnail: one 12 MP JPEG ($(( $(stat -c %s "$jpeg") / 1000 )) KB) to 256 px, whole process, original cached, median of $runs"
+target_vips="≤ 0.50×" target_floor="≤ 1.30×"
+if ! bench_imgfetch_has get || ! [[ "$("$IMGFETCH_BIN" get --help 2>&1)" == *--resize* ]]; then
+  bench_skip "$scenario" "vs vipsthumbnail -s 256" "imgfetch get --resize not available" "" "$target_vips"
+  exit 0
+fi
+
+nginx_start "$dir/served"
+url="$NGINX_URL/photo.jpg"
+cache="$(bench_fresh_dir thumbnail-cache)"
+out="$(bench_fresh_dir thumbnail-out)"
+"$IMGFETCH_BIN" get -q "$url" --cache-dir "$cache" >>"$BENCH_LOG" 2>&1
+
+median_of() {
+  python3 -c 'import json, sys
+print("%.6f" % json.load(open(sys.argv[1]))["results"][int(sys.argv[2])]["median"])' "$1" "$2"
+}
+pillow="from PIL import Image; i = Image.open('$jpeg'); i.thumbnail((256, 256)); i.save('$out/pillow.jpg')"
+json="$BENCH_OUT/run/thumbnail.json"
+if ! hyperfine -N --warmup 3 --runs "$runs" --export-json "$json" \
+  --prepare "$IMGFETCH_BIN cache purge --variants -q --cache-dir $cache $url" \
+  "$IMGFETCH_BIN get -q --resize 256x256 --cache-dir $cache $url" \
+  --prepare "rm -f $out/vips.jpg" "vipsthumbnail -s 256 $jpeg -o $out/vips.jpg" \
+  --prepare "rm -f $out/djpeg.ppm" "djpeg -scale 1/8 -outfile $out/djpeg.ppm $jpeg" \
+  --prepare "rm -f $out/convert.jpg" "convert $jpeg -thumbnail 256x256 $out/convert.jpg" \
+  --prepare "rm -f $out/pillow.jpg" "/usr/bin/python3 -c \"$pillow\"" >>"$BENCH_LOG" 2>&1; then
+  bench_skip "$scenario" "vs vipsthumbnail -s 256" "hyperfine failed (see $BENCH_LOG)" "" "$target_vips"
+  exit 0
+fi
+own="$(median_of "$json" 0)"
+row() {  # COMPARISON REFERENCE_SECONDS TARGET_LIMIT (empty: info)
+  local ratio
+  ratio="$(bench_ratio "$own" "$2")"
+  if [ -n "$3" ]; then
+    bench_row "$scenario" "$1" "$(bench_seconds "$own")" "$(bench_seconds "$2")" "${ratio}×" "≤ $3×" "$(bench_verdict "$ratio" le "$3")"
+  else
+    bench_row "$scenario" "$1" "$(bench_seconds "$own")" "$(bench_seconds "$2")" "${ratio}×" "—" "info"
+  fi
+}
+row "vs vipsthumbnail -s 256" "$(median_of "$json" 1)" 0.50
+row "vs djpeg -scale 1/8 (the floor)" "$(median_of "$json" 2)" 1.30
+row "vs ImageMagick convert -thumbnail" "$(median_of "$json" 3)" ""
+row "vs Pillow thumbnail()" "$(median_of "$json" 4)" ""
