@@ -200,6 +200,19 @@ final class RemoteCacheTests: RemoteCacheTestCase {
         XCTAssertEqual(try requests("/baseline.jpg"), 1, "the second worker never asked the origin")
     }
 
+    func testAPasswordInTheURLIsNeverStoredWhenTheTierAnswers() throws {
+        let nginx = try startNginx()
+        let environment = ["IMGFETCH_REMOTE_CACHE": nginx.davURL.absoluteString + "/p"]
+        let u = url("/gray.png", ["auth": "ann:s3cret"]).replacingOccurrences(of: "http://", with: "http://ann:s3cret@")
+        XCTAssertEqual(try worker("one", ["get", u], environment: environment).status, 0)
+
+        let fresh = try worker("two", ["get", "--json", u], environment: environment)
+        XCTAssertEqual(try jsonObjects(fresh.stdout).first?["cache"] as? String, "remote", fresh.stderr)
+        let listing = try worker("two", ["cache", "ls", "--json"])
+        XCTAssertFalse(listing.stdout.contains("s3cret@"), listing.stdout)
+        XCTAssertTrue(listing.stdout.contains("ann:***@"), listing.stdout)
+    }
+
     func testAMalformedRemoteCacheSettingExitsTwo() throws {
         let list = try writeList(distinctURLs(1))
         for value in ["ftp://host/x", "not a url", "s3://", "http://host/x?q=1"] {

@@ -65,7 +65,7 @@ extension ImageLoader {
         do {
             let entry = try await cache.store(
                 body, info: CachedImageInfo(format: info.format, width: info.width, height: info.height),
-                for: key, url: url.absoluteString, fetchedAt: storedAt)
+                for: key, url: url.redactedString, fetchedAt: storedAt)
             image.filePath = entry.path
         } catch {
             throw .cache(url, error)

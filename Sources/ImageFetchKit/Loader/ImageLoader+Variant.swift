@@ -95,6 +95,17 @@ extension ImageLoader {
         }
     }
 
+    /// The original of `url`, stored under `key`, loaded as a load without a transform loads it.
+    private func loadOriginal(
+        url: URL, key: CacheKey, options: LoadOptions, progress: (@Sendable (LoadProgress) -> Void)?
+    ) async -> LoadResult.Outcome {
+        switch answerOriginalFromCaches(url: url, key: key, options: options) {
+        case .answered(let outcome): return outcome
+        case .needsNetwork(let network): return await loadFromNetwork(network, options: options, progress: progress)
+        case .needsVariant(let variant): return await loadVariant(variant, options: options, progress: progress)
+        }
+    }
+
     /// Loads the original (every cache, then the network, as a load without a transform would),
     /// transforms it, stores the result under the variant's key and offers it to the remote tier.
     private func makeVariant(
@@ -103,13 +114,7 @@ extension ImageLoader {
         var originalOptions = options
         originalOptions.transform = nil
         let original: LoadedImage
-        let outcome: LoadResult.Outcome
-        switch answerOriginalFromCaches(url: load.url, key: load.original, options: originalOptions) {
-        case .answered(let answer): outcome = answer
-        case .needsNetwork(let network): outcome = await loadFromNetwork(network, options: originalOptions, progress: progress)
-        case .needsVariant: outcome = .failed(.invalidURL(load.url.redactedString))  // an original never needs one
-        }
-        switch outcome {
+        switch await loadOriginal(url: load.url, key: load.original, options: originalOptions, progress: progress) {
         case .loaded(let image): original = image
         case .failed(let error): throw error
         }

@@ -30,7 +30,8 @@ extension FuzzTarget {
         precondition(window.x >= 0 && window.y >= 0 && window.width > 0 && window.height > 0, "a window outside \(w0)x\(h0)")
         precondition(window.x + window.width <= Double(w0) + 1e-6 && window.y + window.height <= Double(h0) + 1e-6, "a window past \(w0)x\(h0)")
         if !spec.upscale {
-            precondition(Double(geometry.width) <= window.width + 0.5 && Double(geometry.height) <= window.height + 0.5,
+            // A side of the window under a pixel (a cover box far wider than tall) still gives one.
+            precondition(Double(geometry.width) <= max(1, window.width + 0.5) && Double(geometry.height) <= max(1, window.height + 0.5),
                          "\(normal) enlarged \(w0)x\(h0) to \(geometry.width)x\(geometry.height)")
         }
         for orientation in ImageOrientation.allCases {
