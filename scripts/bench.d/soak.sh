@@ -2,12 +2,14 @@
 # Soak: `imgfetch prefetch -j16` of 1,000,000 distinct URLs (--quick: 100,000; BENCH_SOAK_URLS=N
 # for another count) into one fresh cache, served by nginx on 127.0.0.1 from 500 distinct small
 # PNGs, each behind many names (/many/K/N.png serves small-set/K.png), so the server's disk holds
-# 600 KB. While it runs, its peak RSS and open file descriptors are sampled from /proc and taken as
-# the count of requests passes 10k, 100k and 1M. Targets: every URL cached and none failed, and
-# peak RSS and most open descriptors within 10% of their 10k figures. Then, on the full cache, each
-# timed once: `cache ls | head` (to its first line, and to its exit at the closed pipe; target: the
-# first line within a second), the whole `cache ls` with its peak RSS, `cache info`,
-# `cache trim --max-size` to half the bytes, and `cache verify` of what is left.
+# 250 KB. They average 500 bytes, so a million stay under the cache's default 1 GiB limit (past
+# it, a store would evict half the cache). While the prefetch runs, its peak RSS and open file
+# descriptors are sampled from /proc and taken as the count of requests passes 10k, 100k and 1M.
+# Targets: every URL cached and none failed, and peak RSS and most open descriptors within 10% of
+# their 10k figures. Then, on the full cache, each timed once: `cache ls | head` (to its first
+# line, and to its exit at the closed pipe; target: the first line within a second), the whole
+# `cache ls` with its peak RSS, `cache info`, `cache trim --max-size` to half the bytes (which
+# trims to a quarter, as documented), and `cache verify` of what is left.
 # Not in the default mode list: the full run takes about 15 minutes and writes 1M files (about
 # 4 GB of blocks) under bench-out/run/, removed at the end unless BENCH_SOAK_KEEP=1.
 # shellcheck source=lib/common.sh
@@ -43,8 +45,7 @@ rss_file="$BENCH_OUT/run/soak-rss"
 mark="$(nginx_log_mark)"
 log "prefetch of $total URLs into $cache"
 start=$EPOCHREALTIME
-# --max-size: the default 1 GiB would fill at about 860k of these entries and evict half of them.
-/usr/bin/time -f '%M %U %S' -o "$rss_file" "$IMGFETCH_BIN" prefetch "$list" -j "$BENCH_CONCURRENCY" --cache-dir "$cache" --max-size 100G \
+/usr/bin/time -f '%M %U %S' -o "$rss_file" "$IMGFETCH_BIN" prefetch "$list" -j "$BENCH_CONCURRENCY" --cache-dir "$cache" \
   >>"$BENCH_LOG" 2>&1 &
 timer=$!
 worker=""

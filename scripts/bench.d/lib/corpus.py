@@ -18,8 +18,9 @@ Usage: corpus.py DIR COUNT      prints the relative paths of images 0..COUNT-1, 
                                 latency scenario: bodies so small that the time to first byte is
                                 all there is to wait for)
        corpus.py DIR --small-set N
-                                writes N distinct small PNGs, DIR/small-set/0.png.., 4x4 to 35x35
-                                pixels (the soak scenario serves each behind many names)
+                                writes N distinct small PNGs, DIR/small-set/0.png.., 4x4 to 20x20
+                                pixels, 500 bytes on average (the soak scenario serves each behind
+                                many names)
 """
 
 import concurrent.futures
@@ -177,7 +178,7 @@ def make_small_set(directory, count):
         if os.path.exists(path):
             continue
         rng = random.Random(i)
-        width, height = rng.randint(4, 35), rng.randint(4, 35)
+        width, height = rng.randint(4, 20), rng.randint(4, 20)
         rows = b"".join(b"\x00" + bytes(rng.randrange(256) for _ in range(width * 3)) for _ in range(height))
         png = (b"\x89PNG\r\n\x1a\n" + png_chunk(b"IHDR", struct.pack(">IIBBBBB", width, height, 8, 2, 0, 0, 0))
                + png_chunk(b"IDAT", zlib.compress(rows)) + png_chunk(b"IEND", b""))
