@@ -5,8 +5,8 @@ import Synchronization
 /// The cache's file operations, in POSIX calls: they are on the hot path of every store and hit.
 ///
 /// Layout: `<dir>/<a>/<hash>.<ext>` entry files, beside them `<pid>-<n>.tmp` writes in progress,
-/// `<dir>/index.sqlite` (+ WAL files), `<dir>/keys.lock`, `<dir>/CACHEDIR.TAG`, `<dir>/caught-up/`
-/// (`CaughtUpMarks`). Caches written
+/// `<dir>/index.sqlite` (+ WAL files), `<dir>/keys.lock`, `<dir>/CACHEDIR.TAG`, `<dir>/stamped-uses/`
+/// (`StampedUseMarks`). Caches written
 /// before there were 16 shard folders have `<ab>/` folders: their rows keep naming those files,
 /// and maintenance scans both.
 ///
