@@ -45,6 +45,7 @@ struct IMGFetch: AsyncParsableCommand {
         ("CACHE/index.sqlite-*", "Its write-ahead log and shared memory, kept between runs."),
         ("CACHE/keys.lock", "Per-key locks: processes fetch a URL only once."),
         ("CACHE/x/*.tmp", "Files being written; a killed writer's are counted by cache verify and removed by trim and verify --fix after an hour."),
+        ("CACHE/stamped-uses/", "Empty files, one per 1/256 of the entries whose hits recorded a use in the attribute that the index has yet to copy."),
         ("CACHE/CACHEDIR.TAG", "Tells backup tools the directory is a cache."),
     ]
 
