@@ -25,6 +25,11 @@ final class CurlEngine: Sendable {
     private static let ids = Atomic<UInt64>(1)
 
     private init() {
+        // OpenSSL's initialisation (2.3M instructions, 1.7M of them reading openssl.cnf) cannot
+        // be left out for an http:// URL: since libcurl 7.57 the CURL_GLOBAL_SSL bit means
+        // nothing, global_init always initialises the TLS backend, and curl_easy_init runs it
+        // itself if we do not. Measured on libcurl 7.88 in a C program: 18,164,428 instructions
+        // with CURL_GLOBAL_DEFAULT and with CURL_GLOBAL_NOTHING alike.
         imgfetch_curl_global_init(Int(CURL_GLOBAL_DEFAULT))
         // curl_multi_init fails only when out of memory, where nothing else could work either.
         multi = imgfetch_curl_multi_init()!
