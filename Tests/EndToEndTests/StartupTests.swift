@@ -152,6 +152,37 @@ final class StartupTests: EndToEndTestCase {
         XCTAssertEqual(try cachedEntries().count, 120)
     }
 
+    /// The engine thread starts before libcurl is loaded, and waits: a thread started during the
+    /// load would wait for the dynamic loader's lock (see `CurlEngine.shared`). strace shows the
+    /// thread being named before libcurl's file is opened.
+    func testTheEngineThreadStartsBeforeLibcurlIsLoaded() throws {
+        let trace = lines(try traced(["get", url("baseline.jpg")], syscalls: "openat,write", followingThreads: true))
+        let named = trace.firstIndex { $0.contains("\"imgfetch.curl\"") }
+        let loaded = trace.firstIndex { $0.contains("openat(") && $0.contains("/libcurl.so.4\"") }
+        XCTAssertNotNil(named, trace.joined(separator: "\n"))
+        XCTAssertNotNil(loaded, trace.joined(separator: "\n"))
+        if let named, let loaded { XCTAssertLessThan(named, loaded, "the engine thread started after libcurl was loaded") }
+    }
+
+    /// Without libcurl a fetch fails with the network status and names the package, and the engine
+    /// thread waiting for the load ends with it. The library is hidden behind /dev/null in a
+    /// private mount namespace (needs root or user namespaces, and unshare(1)).
+    func testAMissingLibcurlFailsTheFetchAndNamesThePackage() throws {
+        let library = "/usr/lib/x86_64-linux-gnu/libcurl.so.4"
+        guard FileManager.default.fileExists(atPath: library) else { throw XCTSkip("\(library) is not where this test hides it") }
+        let command = [Imgfetch.binary.path, "get", url("baseline.jpg")].map(Shell.quote).joined(separator: " ")
+        let script = "mount --bind /dev/null \(Shell.quote(library)) && exec \(command)"
+        let result = try Shell.run(
+            "exec unshare --mount -- bash -c \(Shell.quote(script))", environment: ["IMGFETCH_CACHE_DIR": cacheDirectory.path])
+        if result.status != 3, result.stderr.contains("unshare") || result.stderr.contains("mount:") {
+            throw XCTSkip("no private mount namespace here: \(result.stderr)")
+        }
+        XCTAssertEqual(result.status, 3, result.stderr)
+        XCTAssertTrue(result.stderr.contains("cannot load libcurl.so.4 (Debian package libcurl4"), result.stderr)
+        XCTAssertEqual(try requests("/baseline.jpg"), 0)
+        XCTAssertEqual(try cachedEntries().count, 0)
+    }
+
     /// strace's trace of `syscalls` in one run of imgfetch with `arguments` on this test's cache;
     /// skips the test where strace cannot trace. The run must succeed.
     private func traced(_ arguments: [String], syscalls: String, followingThreads: Bool) throws -> String {
