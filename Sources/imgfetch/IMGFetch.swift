@@ -54,7 +54,7 @@ struct IMGFetch: AsyncParsableCommand {
     static func main() async {
         MallocTuning.keepImageBuffersForReuse()
         do {
-            if try await runQuickForm() { return }
+            if try await runQuickForm() { ProcessExit.now(0) }
             // Not `??`: its autoclosure would tie the parsed command to the main actor.
             var command: any ParsableCommand
             if let direct = parseSubcommandDirectly() { command = direct } else { command = try parseAsRoot() }
@@ -63,6 +63,10 @@ struct IMGFetch: AsyncParsableCommand {
             } else {
                 try command.run()
             }
+            ProcessExit.now(0)
+        } catch let status as ExitCode where status.rawValue != 64 {
+            // A command's own failure status: it has said what failed already.
+            ProcessExit.now(status.rawValue)
         } catch {
             let code = exitCode(for: error)
             guard code.rawValue == 64 else { exit(withError: error) }
