@@ -26,18 +26,63 @@ static void load_row(const uint8_t *row, int count, int premultiply, int16_t *ou
     }
 }
 
+#if defined(__SSE2__)
+
+/// One output pixel of the horizontal pass: `taps` Q7 pixels from `pixel` times their weights.
+static inline void filter_pixel(const int16_t *pixel, const int32_t *w, int taps, int16_t *out) {
+    __m128i sum = _mm_set1_epi32(ROUNDING);
+    int k = 0;
+    for (; k + 1 < taps; k += 2) {
+        // r0 g0 b0 a0 r1 g1 b1 a1 rearranged to r0 r1 g0 g1 b0 b1 a0 a1: one channel a lane.
+        __m128i two = _mm_loadu_si128((const __m128i *)(pixel + k * 4));
+        __m128i channels = _mm_unpacklo_epi16(two, _mm_srli_si128(two, 8));
+        sum = _mm_add_epi32(sum, _mm_madd_epi16(channels, _mm_set1_epi32(w[k / 2])));
+    }
+    if (k < taps) {
+        __m128i one = _mm_unpacklo_epi16(_mm_loadl_epi64((const __m128i *)(pixel + k * 4)), _mm_setzero_si128());
+        sum = _mm_add_epi32(sum, _mm_madd_epi16(one, _mm_set1_epi32(w[k / 2])));
+    }
+    __m128i packed = _mm_packs_epi32(_mm_srai_epi32(sum, PRECISION), _mm_setzero_si128());
+    _mm_storel_epi64((__m128i *)out, _mm_max_epi16(packed, _mm_setzero_si128()));
+}
+
+/// Adds rows `a` and `b` (NULL: none) times the weights of pair `pair` to `sums` (`values` of
+/// them): eight values (two pixels) per pmaddwd pair, the weights in one register for the row.
+static inline void add_rows(const int16_t *a, const int16_t *b, int32_t pair, int32_t *sums, size_t values) {
+    size_t blocks = values / 8 * 8;
+    __m128i wk = _mm_set1_epi32(pair);
+    for (size_t x = 0; x < blocks; x += 8) {
+        __m128i ra = _mm_loadu_si128((const __m128i *)(a + x));
+        __m128i rb = b != NULL ? _mm_loadu_si128((const __m128i *)(b + x)) : _mm_setzero_si128();
+        __m128i *s = (__m128i *)(sums + x);
+        _mm_storeu_si128(s, _mm_add_epi32(_mm_loadu_si128(s), _mm_madd_epi16(_mm_unpacklo_epi16(ra, rb), wk)));
+        _mm_storeu_si128(s + 1, _mm_add_epi32(_mm_loadu_si128(s + 1), _mm_madd_epi16(_mm_unpackhi_epi16(ra, rb), wk)));
+    }
+    int32_t low = (int16_t)(pair & 0xFFFF), high = (int16_t)((uint32_t)pair >> 16);
+    for (size_t x = blocks; x < values; x++) sums[x] += (int32_t)a[x] * low + (b != NULL ? (int32_t)b[x] * high : 0);
+}
+
+#else
+
 /// Tap `k` of a pair run: the low half of pair k / 2 for even k, the high half for odd k.
 static inline int32_t tap(const int32_t *pairs, int k) {
     return (int16_t)(k % 2 == 0 ? (pairs[k / 2] & 0xFFFF) : ((uint32_t)pairs[k / 2] >> 16));
 }
 
-#if defined(__SSE2__)
-
-/// Four 32-bit sums as Q7 16-bit values clamped at 0, in the low half.
-static inline __m128i to_q7(__m128i sum) {
-    __m128i packed = _mm_packs_epi32(_mm_srai_epi32(sum, PRECISION), _mm_setzero_si128());
-    return _mm_max_epi16(packed, _mm_setzero_si128());
+static inline void filter_pixel(const int16_t *pixel, const int32_t *w, int taps, int16_t *out) {
+    for (int c = 0; c < 4; c++) {
+        int32_t sum = ROUNDING;
+        for (int k = 0; k < taps; k++) sum += (int32_t)pixel[k * 4 + c] * tap(w, k);
+        out[c] = clamp_q7(sum);
+    }
 }
+
+static inline void add_rows(const int16_t *a, const int16_t *b, int32_t pair, int32_t *sums, size_t values) {
+    int32_t low = (int16_t)(pair & 0xFFFF), high = (int16_t)((uint32_t)pair >> 16);
+    for (size_t x = 0; x < values; x++) sums[x] += (int32_t)a[x] * low + (b != NULL ? (int32_t)b[x] * high : 0);
+}
+
+#endif
 
 void imgfetch_resample_horizontal(const uint8_t *src, size_t src_stride, int premultiply, int first, int count,
                                   int16_t *dst, size_t dst_stride, int rows, int out_width, const int32_t *starts,
@@ -46,21 +91,7 @@ void imgfetch_resample_horizontal(const uint8_t *src, size_t src_stride, int pre
         load_row(src + (size_t)y * src_stride + (size_t)first * 4, count, premultiply, scratch);
         int16_t *out = dst + (size_t)y * dst_stride;
         for (int x = 0; x < out_width; x++) {
-            const int16_t *pixel = scratch + (size_t)starts[x] * 4;
-            const int32_t *w = pairs + (size_t)x * pair_stride;
-            int taps = counts[x], k = 0;
-            __m128i sum = _mm_set1_epi32(ROUNDING);
-            for (; k + 1 < taps; k += 2) {
-                // r0 g0 b0 a0 r1 g1 b1 a1 rearranged to r0 r1 g0 g1 b0 b1 a0 a1: one channel a lane.
-                __m128i two = _mm_loadu_si128((const __m128i *)(pixel + k * 4));
-                __m128i channels = _mm_unpacklo_epi16(two, _mm_srli_si128(two, 8));
-                sum = _mm_add_epi32(sum, _mm_madd_epi16(channels, _mm_set1_epi32(w[k / 2])));
-            }
-            if (k < taps) {
-                __m128i one = _mm_unpacklo_epi16(_mm_loadl_epi64((const __m128i *)(pixel + k * 4)), _mm_setzero_si128());
-                sum = _mm_add_epi32(sum, _mm_madd_epi16(one, _mm_set1_epi32(w[k / 2])));
-            }
-            _mm_storel_epi64((__m128i *)(out + x * 4), to_q7(sum));
+            filter_pixel(scratch + (size_t)starts[x] * 4, pairs + (size_t)x * pair_stride, counts[x], out + x * 4);
         }
     }
 }
@@ -68,77 +99,21 @@ void imgfetch_resample_horizontal(const uint8_t *src, size_t src_stride, int pre
 void imgfetch_resample_vertical(const int16_t *src, size_t src_stride, int16_t *dst, size_t dst_stride, int width,
                                 int out_height, const int32_t *starts, const int32_t *counts, const int32_t *pairs,
                                 int pair_stride, int32_t *sums) {
-    size_t values = (size_t)width * 4, blocks = values / 8 * 8;
+    size_t values = (size_t)width * 4;
     for (int y = 0; y < out_height; y++) {
         const int16_t *top = src + (size_t)starts[y] * src_stride;
         const int32_t *w = pairs + (size_t)y * pair_stride;
         int taps = counts[y];
         for (size_t x = 0; x < values; x++) sums[x] = ROUNDING;
-        // Two source rows at a time across the whole row, eight values (two pixels) per pmaddwd
-        // pair: the sums stay in L1 and the weights in a register for the whole row.
+        // Tap pair by tap pair across the whole row: the sums stay in L1.
         for (int k = 0; k < taps; k += 2) {
             const int16_t *a = top + (size_t)k * src_stride;
-            const int16_t *b = k + 1 < taps ? a + src_stride : NULL;
-            __m128i wk = _mm_set1_epi32(w[k / 2]);
-            for (size_t x = 0; x < blocks; x += 8) {
-                __m128i ra = _mm_loadu_si128((const __m128i *)(a + x));
-                __m128i rb = b != NULL ? _mm_loadu_si128((const __m128i *)(b + x)) : _mm_setzero_si128();
-                __m128i *s = (__m128i *)(sums + x);
-                _mm_storeu_si128(s, _mm_add_epi32(_mm_loadu_si128(s), _mm_madd_epi16(_mm_unpacklo_epi16(ra, rb), wk)));
-                _mm_storeu_si128(s + 1, _mm_add_epi32(_mm_loadu_si128(s + 1), _mm_madd_epi16(_mm_unpackhi_epi16(ra, rb), wk)));
-            }
-            for (size_t x = blocks; x < values; x++) {
-                sums[x] += (int32_t)a[x] * tap(w, k) + (b != NULL ? (int32_t)b[x] * tap(w, k + 1) : 0);
-            }
+            add_rows(a, k + 1 < taps ? a + src_stride : NULL, w[k / 2], sums, values);
         }
         int16_t *out = dst + (size_t)y * dst_stride;
-        size_t x = 0;
-        for (; x + 8 <= values; x += 8) {
-            __m128i low = _mm_srai_epi32(_mm_loadu_si128((const __m128i *)(sums + x)), PRECISION);
-            __m128i high = _mm_srai_epi32(_mm_loadu_si128((const __m128i *)(sums + x + 4)), PRECISION);
-            _mm_storeu_si128((__m128i *)(out + x), _mm_max_epi16(_mm_packs_epi32(low, high), _mm_setzero_si128()));
-        }
-        for (; x < values; x++) out[x] = clamp_q7(sums[x]);
+        for (size_t x = 0; x < values; x++) out[x] = clamp_q7(sums[x]);
     }
 }
-
-#else
-
-void imgfetch_resample_horizontal(const uint8_t *src, size_t src_stride, int premultiply, int first, int count,
-                                  int16_t *dst, size_t dst_stride, int rows, int out_width, const int32_t *starts,
-                                  const int32_t *counts, const int32_t *pairs, int pair_stride, int16_t *scratch) {
-    for (int y = 0; y < rows; y++) {
-        load_row(src + (size_t)y * src_stride + (size_t)first * 4, count, premultiply, scratch);
-        int16_t *out = dst + (size_t)y * dst_stride;
-        for (int x = 0; x < out_width; x++) {
-            const int16_t *pixel = scratch + (size_t)starts[x] * 4;
-            const int32_t *w = pairs + (size_t)x * pair_stride;
-            for (int c = 0; c < 4; c++) {
-                int32_t sum = ROUNDING;
-                for (int k = 0; k < counts[x]; k++) sum += (int32_t)pixel[k * 4 + c] * tap(w, k);
-                out[x * 4 + c] = clamp_q7(sum);
-            }
-        }
-    }
-}
-
-void imgfetch_resample_vertical(const int16_t *src, size_t src_stride, int16_t *dst, size_t dst_stride, int width,
-                                int out_height, const int32_t *starts, const int32_t *counts, const int32_t *pairs,
-                                int pair_stride, int32_t *sums) {
-    (void)sums;
-    size_t values = (size_t)width * 4;
-    for (int y = 0; y < out_height; y++) {
-        const int16_t *top = src + (size_t)starts[y] * src_stride;
-        const int32_t *w = pairs + (size_t)y * pair_stride;
-        for (size_t x = 0; x < values; x++) {
-            int32_t sum = ROUNDING;
-            for (int k = 0; k < counts[y]; k++) sum += (int32_t)top[(size_t)k * src_stride + x] * tap(w, k);
-            dst[(size_t)y * dst_stride + x] = clamp_q7(sum);
-        }
-    }
-}
-
-#endif
 
 void imgfetch_resample_finish(const int16_t *src, uint8_t *dst, size_t pixels, int premultiplied) {
     size_t i = 0;

@@ -54,16 +54,9 @@ extension ImageLoader {
     func loadVariant(
         _ load: VariantLoad, options: LoadOptions, progress: (@Sendable (LoadProgress) -> Void)?
     ) async -> LoadResult.Outcome {
-        let (outcome, joined) = await inFlight.run(load.key) {
-            do throws(LoaderError) {
-                let image = try await self.makeVariantUnlessAnotherProcessDid(load, options: options, progress: progress)
-                self.remember(image, for: load.key)
-                return .loaded(image)
-            } catch {
-                return .failed(error)
-            }
+        await loadOnce(load.key) { () async throws(LoaderError) in
+            try await self.makeVariantUnlessAnotherProcessDid(load, options: options, progress: progress)
         }
-        return joined ? outcome.shared : outcome
     }
 
     /// Under the variant's cross-process lock: looks again (another process may have made it),
