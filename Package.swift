@@ -22,13 +22,15 @@ let package = Package(
         .target(name: "CCrypto", dependencies: ["CLibraryLoading"]),
         // CRC-32C of the remote tier's objects, by the CPU's crc32 instruction where it has one.
         .target(name: "CCRC32C"),
+        // The transform resampler's two passes in 16-bit fixed point (SSE2's pmaddwd where there is SSE2).
+        .target(name: "CResample"),
         .systemLibrary(name: "CSQLite", providers: [.apt(["libsqlite3-dev"])]),
         // Header-only: the glibc calls the Glibc module does not export (mallopt, pthread_setname_np).
         .systemLibrary(name: "CGlibcExtras"),
 
         .target(
             name: "ImageFetchKit",
-            dependencies: ["CCurl", "CCrypto", "CCRC32C", "CImageCodecs", "CSQLite", "CGlibcExtras"]
+            dependencies: ["CCurl", "CCrypto", "CCRC32C", "CImageCodecs", "CResample", "CSQLite", "CGlibcExtras"]
         ),
         .executableTarget(
             name: "imgfetch",

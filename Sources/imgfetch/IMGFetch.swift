@@ -45,6 +45,7 @@ struct IMGFetch: AsyncParsableCommand {
         ("CACHE/index.sqlite-*", "Its write-ahead log and shared memory, kept between runs."),
         ("CACHE/keys.lock", "Per-key locks: processes fetch a URL only once."),
         ("CACHE/x/*.tmp", "Files being written; a killed writer's are counted by cache verify and removed by trim and verify --fix after an hour."),
+        ("CACHE/stamped-uses/", "Empty files, one per 1/256 of the entries whose hits recorded a use in the attribute that the index has yet to copy."),
         ("CACHE/CACHEDIR.TAG", "Tells backup tools the directory is a cache."),
     ]
 
@@ -53,7 +54,7 @@ struct IMGFetch: AsyncParsableCommand {
     static func main() async {
         MallocTuning.keepImageBuffersForReuse()
         do {
-            if try await runQuickForm() { return }
+            if try await runQuickForm() { ProcessExit.now(0) }
             // Not `??`: its autoclosure would tie the parsed command to the main actor.
             var command: any ParsableCommand
             if let direct = parseSubcommandDirectly() { command = direct } else { command = try parseAsRoot() }
@@ -62,6 +63,10 @@ struct IMGFetch: AsyncParsableCommand {
             } else {
                 try command.run()
             }
+            ProcessExit.now(0)
+        } catch let status as ExitCode where status.rawValue != 64 {
+            // A command's own failure status: it has said what failed already.
+            ProcessExit.now(status.rawValue)
         } catch {
             let code = exitCode(for: error)
             guard code.rawValue == 64 else { exit(withError: error) }

@@ -83,6 +83,106 @@ final class StartupTests: EndToEndTestCase {
         XCTAssertEqual(verified.status, 0, verified.stdout + verified.stderr)
     }
 
+    /// A finished run ends with `_exit` (see `ProcessExit`): no library destructor and no atexit
+    /// handler runs, after a fetch (libcurl and OpenSSL loaded), a hit, a failed fetch and a
+    /// command read by argument-parser. The dynamic loader's trace names every destructor it
+    /// calls ("calling fini").
+    func testAFinishedRunSkipsTheLibrariesTeardown() throws {
+        let url = url("baseline.jpg")
+        let runs: [(arguments: [String], status: Int32)] = [
+            (["get", url], 0), (["get", url], 0), (["get", self.url("missing.jpg", ["status": "404"])], 4),
+            (["cache", "ls"], 0),
+        ]
+        for run in runs {
+            let result = try imgfetch(run.arguments, environment: ["LD_DEBUG": "files"])
+            XCTAssertEqual(result.status, run.status, "\(run.arguments): \(result.stderr)")
+            XCTAssertTrue(result.stderr.contains("calling init"), "the loader's trace is on")
+            XCTAssertFalse(result.stderr.contains("calling fini"), "\(run.arguments) ran the libraries' destructors")
+        }
+        XCTAssertEqual(try requests("/baseline.jpg"), 1)
+    }
+
+    /// ...but only after the index is closed: every descriptor opened on the index file is
+    /// closed (by SQLite, releasing its locks) before the process exits.
+    func testAFetchClosesTheIndexBeforeItExits() throws {
+        let trace = lines(try traced(["get", url("baseline.jpg")], syscalls: "openat,close,exit_group", followingThreads: true))
+        var open: Set<String> = [], opened = 0, pendingOpen: Set<String> = []
+        for line in trace {
+            // "PID  call(...) = result", the thread's id padded with spaces.
+            let thread = String(line.prefix { $0.isNumber })
+            let call = String(line.dropFirst(thread.count).drop { $0 == " " })
+            if call.hasPrefix("exit_group") { break }
+            if call.hasPrefix("openat("), call.contains("/index.sqlite\"") {
+                if call.hasSuffix("<unfinished ...>") { pendingOpen.insert(thread) } else if let fd = Self.result(of: call) { open.insert(fd); opened += 1 }
+            } else if call.hasPrefix("<... openat resumed>"), pendingOpen.remove(thread) != nil, let fd = Self.result(of: call) {
+                open.insert(fd)
+                opened += 1
+            } else if call.hasPrefix("close(") {
+                open.remove(String(call.dropFirst(6).prefix { $0.isNumber }))
+            }
+        }
+        XCTAssertGreaterThan(opened, 0, "strace saw the index opened:\n\(trace.joined(separator: "\n"))")
+        XCTAssertEqual(open, [], "index descriptors still open at exit:\n\(trace.joined(separator: "\n"))")
+    }
+
+    /// The descriptor a traced `openat` returned, if it succeeded.
+    private static func result(of call: String) -> String? {
+        guard let equals = call.range(of: "= ", options: .backwards) else { return nil }
+        let value = call[equals.upperBound...].prefix { $0.isNumber }
+        return value.isEmpty ? nil : String(value)
+    }
+
+    /// The closing connection still checkpoints a write-ahead log over its limit
+    /// (`SQLiteDatabase.uncheckpointedFrameLimit`, 128 frames) before the process exits, and the
+    /// checkpoint truncates it: 60 stores leave about 200 frames in `get` and 380 in
+    /// `prefetch -j 1` (measured with another connection keeping the log).
+    func testARunThatGrewTheLogPastItsLimitCheckpointsItBeforeExiting() throws {
+        let urls = (0..<60).map { url("gray.png", ["n": "\($0)"]) }
+        let log = cacheDirectory.appendingPathComponent("index.sqlite-wal").path
+        let get = try imgfetch(["get"] + urls)
+        XCTAssertEqual(get.status, 0, get.stderr)
+        XCTAssertEqual(lines(get.stdout).count, 60)
+        XCTAssertEqual(try FileManager.default.attributesOfItem(atPath: log)[.size] as? Int, 0, "get left its log")
+
+        let list = directory.path("list.txt")
+        try (urls.map { $0 + "&m=1" }.joined(separator: "\n") + "\n").write(to: list, atomically: true, encoding: .utf8)
+        let prefetch = try imgfetch(["prefetch", "-q", "-j", "1", list.path])
+        XCTAssertEqual(prefetch.status, 0, prefetch.stderr)
+        XCTAssertEqual(try FileManager.default.attributesOfItem(atPath: log)[.size] as? Int, 0, "prefetch left its log")
+        XCTAssertEqual(try cachedEntries().count, 120)
+    }
+
+    /// The engine thread starts before libcurl is loaded, and waits: a thread started during the
+    /// load would wait for the dynamic loader's lock (see `CurlEngine.shared`). strace shows the
+    /// thread being named before libcurl's file is opened.
+    func testTheEngineThreadStartsBeforeLibcurlIsLoaded() throws {
+        let trace = lines(try traced(["get", url("baseline.jpg")], syscalls: "openat,write", followingThreads: true))
+        let named = trace.firstIndex { $0.contains("\"imgfetch.curl\"") }
+        let loaded = trace.firstIndex { $0.contains("openat(") && $0.contains("/libcurl.so.4\"") }
+        XCTAssertNotNil(named, trace.joined(separator: "\n"))
+        XCTAssertNotNil(loaded, trace.joined(separator: "\n"))
+        if let named, let loaded { XCTAssertLessThan(named, loaded, "the engine thread started after libcurl was loaded") }
+    }
+
+    /// Without libcurl a fetch fails with the network status and names the package, and the engine
+    /// thread waiting for the load ends with it. The library is hidden behind /dev/null in a
+    /// private mount namespace (needs root or user namespaces, and unshare(1)).
+    func testAMissingLibcurlFailsTheFetchAndNamesThePackage() throws {
+        let library = "/usr/lib/x86_64-linux-gnu/libcurl.so.4"
+        guard FileManager.default.fileExists(atPath: library) else { throw XCTSkip("\(library) is not where this test hides it") }
+        let command = [Imgfetch.binary.path, "get", url("baseline.jpg")].map(Shell.quote).joined(separator: " ")
+        let script = "mount --bind /dev/null \(Shell.quote(library)) && exec \(command)"
+        let result = try Shell.run(
+            "exec unshare --mount -- bash -c \(Shell.quote(script))", environment: ["IMGFETCH_CACHE_DIR": cacheDirectory.path])
+        if result.status != 3, result.stderr.contains("unshare") || result.stderr.contains("mount:") {
+            throw XCTSkip("no private mount namespace here: \(result.stderr)")
+        }
+        XCTAssertEqual(result.status, 3, result.stderr)
+        XCTAssertTrue(result.stderr.contains("cannot load libcurl.so.4 (Debian package libcurl4"), result.stderr)
+        XCTAssertEqual(try requests("/baseline.jpg"), 0)
+        XCTAssertEqual(try cachedEntries().count, 0)
+    }
+
     /// strace's trace of `syscalls` in one run of imgfetch with `arguments` on this test's cache;
     /// skips the test where strace cannot trace. The run must succeed.
     private func traced(_ arguments: [String], syscalls: String, followingThreads: Bool) throws -> String {

@@ -20,8 +20,8 @@ target=1.15
 if [ "${BENCH_QUICK:-0}" = 1 ]; then runs=5; else runs=20; fi
 
 if [ -z "${IMGFETCH_BIN:-}" ]; then
-  (cd "$root" && swift build -c release --static-swift-stdlib --product imgfetch >&2)
-  IMGFETCH_BIN="$(cd "$root" && swift build -c release --static-swift-stdlib --show-bin-path)/imgfetch"
+  (cd "$root" && swift build -c release --static-swift-stdlib --disable-local-rpath --product imgfetch >&2)
+  IMGFETCH_BIN="$(cd "$root" && swift build -c release --static-swift-stdlib --disable-local-rpath --show-bin-path)/imgfetch"
 fi
 
 # The images: one 4000×3000 (12 MP) photo-like picture (plasma fractal plus a little noise, so it

@@ -5,8 +5,8 @@ import Synchronization
 /// The cache's file operations, in POSIX calls: they are on the hot path of every store and hit.
 ///
 /// Layout: `<dir>/<a>/<hash>.<ext>` entry files, beside them `<pid>-<n>.tmp` writes in progress,
-/// `<dir>/index.sqlite` (+ WAL files), `<dir>/keys.lock`, `<dir>/CACHEDIR.TAG`, `<dir>/caught-up/`
-/// (`CaughtUpMarks`). Caches written
+/// `<dir>/index.sqlite` (+ WAL files), `<dir>/keys.lock`, `<dir>/CACHEDIR.TAG`, `<dir>/stamped-uses/`
+/// (`StampedUseMarks`). Caches written
 /// before there were 16 shard folders have `<ab>/` folders: their rows keep naming those files,
 /// and maintenance scans both.
 ///
@@ -119,26 +119,15 @@ extension DiskCache {
     func sweepTemporaryFiles(shard only: String? = nil) -> Int {
         let cutoff = configuration.currentDate().addingTimeInterval(-configuration.temporaryFileMaxAge)
         var removed = 0
-        for file in filesInShards(only) where file.hasSuffix(Self.temporaryFileSuffix) {
+        forEachFileInShards(only) { file in
+            guard file.hasSuffix(Self.temporaryFileSuffix) else { return }
             let path = absolutePath(file)
             var info = stat()
-            guard stat(path, &info) == 0 else { continue }
+            guard stat(path, &info) == 0 else { return }
             let modified = Date(timeIntervalSince1970: TimeInterval(info.st_mtim.tv_sec))
             if modified < cutoff, unlink(path) == 0 { removed += 1 }
         }
         return removed
-    }
-
-    /// The relative paths of every entry file in the shard folders (a directory scan: only for
-    /// maintenance, never for a lookup); writes in progress are not entry files.
-    /// `shard` limits the scan to one shard folder.
-    func entryFilesOnDisk(shard only: String? = nil) -> [String] {
-        filesInShards(only).filter { !$0.hasSuffix(Self.temporaryFileSuffix) }
-    }
-
-    /// The relative paths of the temporary files in the shard folders (a directory scan).
-    func temporaryFilesOnDisk() -> [String] {
-        filesInShards(nil).filter { $0.hasSuffix(Self.temporaryFileSuffix) }
     }
 
     /// One or two lowercase hex digits: today's shard folders, and those of caches written before.
@@ -147,17 +136,38 @@ extension DiskCache {
         return (1...2).contains(name.utf8.count) && name.utf8.allSatisfy(isHexDigit)
     }
 
-    private func filesInShards(_ only: String?) -> [String] {
-        let manager = FileManager.default
-        guard let shards = only.map({ [$0] }) ?? (try? manager.contentsOfDirectory(atPath: directory)) else { return [] }
-        var files: [String] = []
+    /// Calls `body` with the relative path (`a/<hash>.png`, `a/123-4.tmp`) of each file in the
+    /// shard folders (only `shard`, if given) as the directories are read: a scan for
+    /// maintenance, never for a lookup, whose memory does not grow with the number of files (a
+    /// million entries are 62,500 a folder). `body` may delete the file it is given.
+    func forEachFileInShards<Failure: Swift.Error>(_ only: String? = nil, _ body: (String) throws(Failure) -> Void) throws(Failure) {
+        let shards = only.map { [$0] } ?? Self.names(in: directory).filter(Self.isShardFolderName)
         for shard in shards where Self.isShardFolderName(shard) {
             // A shard that is a symbolic link is not scanned: its files are not the cache's to delete.
             var info = stat()
             guard lstat(directory + "/" + shard, &info) == 0, info.st_mode & S_IFMT == S_IFDIR else { continue }
-            guard let names = try? manager.contentsOfDirectory(atPath: directory + "/" + shard) else { continue }
-            files.append(contentsOf: names.map { shard + "/" + $0 })
+            guard let folder = opendir(directory + "/" + shard) else { continue }
+            defer { closedir(folder) }
+            while let entry = readdir(folder) {
+                let name = Self.name(of: entry)
+                if name == "." || name == ".." { continue }
+                try body(shard + "/" + name)
+            }
         }
-        return files
+    }
+
+    /// The names in `folder` (the cache root: a few dozen).
+    private static func names(in folder: String) -> [String] {
+        guard let stream = opendir(folder) else { return [] }
+        defer { closedir(stream) }
+        var names: [String] = []
+        while let entry = readdir(stream) { names.append(name(of: entry)) }
+        return names
+    }
+
+    private static func name(of entry: UnsafeMutablePointer<dirent>) -> String {
+        withUnsafePointer(to: entry.pointee.d_name) { name in
+            name.withMemoryRebound(to: CChar.self, capacity: MemoryLayout.size(ofValue: name.pointee)) { String(cString: $0) }
+        }
     }
 }

@@ -128,6 +128,8 @@ extension DiskCache {
                 guard current == 0 else { return }
                 try database.execute(schema)
                 try database.execute("PRAGMA user_version = \(schemaVersion)")
+                // No entry has a stamp yet, so none holds a use the index lacks.
+                StampedUseMarks.makeFolder(in: directory)
             }
         }
         switch configuration.durability {

@@ -5,21 +5,18 @@ extension DiskCache {
 
     /// Copies into the index the uses that hits answered from stamps recorded there, so that what
     /// orders entries by use (eviction, listing) sees them. Reads the stamps, one `getxattr`
-    /// each, of the buckets that `CaughtUpMarks` does not mark caught up: for maintenance, never
-    /// for a lookup. Each bucket is read `batch` rows at a time, each batch's later uses written
-    /// in one transaction, so memory stays flat however many entries there are and no
-    /// transaction is long.
+    /// each, of the buckets that `StampedUseMarks` marks (of every bucket, the first time on a
+    /// cache from before the marks): for maintenance, never for a lookup. Each bucket is read
+    /// `batch` rows at a time, each batch's later uses written in one transaction, so memory
+    /// stays flat however many entries there are and no transaction is long.
     func catchUpOnStampedUses(batch: Int = stampCatchUpBatch) throws(Error) {
-        CaughtUpMarks.prepareFolder(in: directory)
-        for bucket in CaughtUpMarks.buckets {
-            switch CaughtUpMarks.mark(bucket, in: directory) {
-            case .alreadyCaughtUp: continue
-            case .unmarkable: try catchUp(bucket: bucket, batch: batch)
-            case .marked:
-                do { try catchUp(bucket: bucket, batch: batch) } catch {
-                    CaughtUpMarks.unmark(bucket, in: directory)
-                    throw error
-                }
+        let readsEveryBucket = !StampedUseMarks.hasFolder(in: directory)
+        // Made before the reading: a hit from now on leaves a mark for the next catch-up.
+        if readsEveryBucket { StampedUseMarks.makeFolder(in: directory) }
+        for bucket in StampedUseMarks.buckets where readsEveryBucket || StampedUseMarks.takeMark(bucket, in: directory) {
+            do { try catchUp(bucket: bucket, batch: batch) } catch {
+                StampedUseMarks.restoreMark(bucket, in: directory)
+                throw error
             }
         }
     }

@@ -29,18 +29,24 @@ extension DiskCache {
     /// removed; a temporary file younger than `temporaryFileMaxAge` is counted but kept, as it may
     /// be another process's write in progress (its name's process ID cannot tell: the writer may
     /// run in another PID namespace, on another host sharing the directory). `validator` is called on the calling thread, outside any lock, once per entry.
+    ///
+    /// The entries are read as the index yields them, and the shard folders as they are listed,
+    /// so memory grows with the damage found, not with the size of the cache.
     public func verify(fix: Bool, validator: (Data) throws -> Void) throws(Error) -> Verification {
         var result = Verification()
-        let entries = try entries(sortedBy: .url)
-        for entry in entries {
+        try forEachEntry(orderedBy: "url, key") { entry in
             result.checked += 1
-            guard let reason = damage(of: entry, validator: validator) else { continue }
-            result.damaged.append(.init(entry: entry, reason: reason))
-            if fix { try removeDamaged(entry) }
+            if let reason = damage(of: entry, validator: validator) { result.damaged.append(.init(entry: entry, reason: reason)) }
+            return true
         }
-        let indexed = Set(entries.map { relativePath(of: $0.path) })
-        result.unindexedFiles = entryFilesOnDisk().filter { !indexed.contains($0) }.count
-        result.temporaryFiles = temporaryFilesOnDisk().count
+        // After the listing: removal writes the index the listing was reading.
+        if fix {
+            for damage in result.damaged { try removeDamaged(damage.entry) }
+        }
+        result.unindexedFiles = try countUnindexedFiles()
+        forEachFileInShards { file in
+            if file.hasSuffix(Self.temporaryFileSuffix) { result.temporaryFiles += 1 }
+        }
         if fix {
             try removeUnindexedFiles()
             result.temporaryFilesRemoved = sweepTemporaryFiles()

@@ -82,10 +82,20 @@ extension ImageLoader {
     func loadFromNetwork(
         _ load: NetworkLoad, options: LoadOptions, progress: (@Sendable (LoadProgress) -> Void)?
     ) async -> LoadResult.Outcome {
-        let (outcome, joined) = await inFlight.run(load.key) {
+        await loadOnce(load.key) { () async throws(LoaderError) in
+            try await self.fetchUnlessAnotherProcessDid(load, options: options, progress: progress)
+        }
+    }
+
+    /// Runs `work` for `key` and remembers what it loads, unless a load of `key` is already
+    /// running in this process: then this one waits for it and reports its image from `memory`.
+    func loadOnce(
+        _ key: CacheKey, _ work: @escaping @Sendable () async throws(LoaderError) -> LoadedImage
+    ) async -> LoadResult.Outcome {
+        let (outcome, joined) = await inFlight.run(key) {
             do throws(LoaderError) {
-                let image = try await self.fetchUnlessAnotherProcessDid(load, options: options, progress: progress)
-                self.remember(image, for: load.key)
+                let image = try await work()
+                self.remember(image, for: key)
                 return .loaded(image)
             } catch {
                 return .failed(error)

@@ -7,6 +7,7 @@ extension ImageLoader {
         _ url: URL, key: CacheKey, stale: CacheEntry?, options: LoadOptions, cache: DiskCache?,
         progress: (@Sendable (LoadProgress) -> Void)?
     ) async throws(LoaderError) -> LoadedImage {
+        if let cache, !options.noDiskCache { cache.publisher.prepare() }
         let request = downloadRequest(url, stale: stale, options: options)
         var reportProgress: (@Sendable (DownloadProgress) -> Void)?
         if let progress {

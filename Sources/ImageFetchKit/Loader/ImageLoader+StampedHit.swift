@@ -19,7 +19,7 @@ extension ImageLoader {
             if now - stamp.lastUsedAt >= cache.lastUsedResolution {
                 stamp.lastUsedAt = now
                 // The index lacks this use now: the next catch-up must read this bucket's stamps.
-                if stamp.write(to: path) { CaughtUpMarks.removeMark(for: key, in: directory) }
+                if stamp.write(to: path) { StampedUseMarks.mark(for: key, in: directory) }
             }
             return LoadedImage(
                 filePath: path, data: nil, format: format, width: stamp.width, height: stamp.height, frames: nil,

@@ -54,16 +54,9 @@ extension ImageLoader {
     func loadVariant(
         _ load: VariantLoad, options: LoadOptions, progress: (@Sendable (LoadProgress) -> Void)?
     ) async -> LoadResult.Outcome {
-        let (outcome, joined) = await inFlight.run(load.key) {
-            do throws(LoaderError) {
-                let image = try await self.makeVariantUnlessAnotherProcessDid(load, options: options, progress: progress)
-                self.remember(image, for: load.key)
-                return .loaded(image)
-            } catch {
-                return .failed(error)
-            }
+        await loadOnce(load.key) { () async throws(LoaderError) in
+            try await self.makeVariantUnlessAnotherProcessDid(load, options: options, progress: progress)
         }
-        return joined ? outcome.shared : outcome
     }
 
     /// Under the variant's cross-process lock: looks again (another process may have made it),
@@ -136,8 +129,10 @@ extension ImageLoader {
             frames: made.frameCount, byteCount: made.data.count, cacheType: original.cacheType,
             variant: load.spec.description, transformed: true)
         guard let cache = load.cache else { return image }
-        // The variant is as fresh as its original: it expires when the original does.
-        let source = try? cache.entry(for: load.original, includingExpired: true)
+        // The variant is as fresh as its original: it expires when the original does. An original
+        // fetched just now expires as a store made now does, the default, so only one from a
+        // cache is looked up.
+        let source = original.cacheType == .network ? nil : try? cache.entry(for: load.original, includingExpired: true)
         do {
             let entry = try await cache.store(
                 made.data, info: CachedImageInfo(format: made.format, width: made.width, height: made.height),

@@ -152,10 +152,16 @@ final class EntryStampTests: XCTestCase {
         clock.advance(by: 120)
         try cache.store(Payload.make(seed: 2, size: 900), info: pngInfo, for: key("newer"), url: "newer")
         clock.advance(by: 120)
-        var stamp = try XCTUnwrap(EntryStamp.read(from: older.path))
-        stamp.lastUsedAt = clock.date().timeIntervalSince1970
-        XCTAssertTrue(stamp.write(to: older.path))
+        try recordUseInStampAlone(of: "older", at: older.path)
         return cache
+    }
+
+    /// What a hit answered from a stamp does: the use in the stamp, then its bucket's mark.
+    private func recordUseInStampAlone(of name: String, at path: String, offset: TimeInterval = 0) throws {
+        var stamp = try XCTUnwrap(EntryStamp.read(from: path))
+        stamp.lastUsedAt = clock.date().timeIntervalSince1970 + offset
+        XCTAssertTrue(stamp.write(to: path))
+        StampedUseMarks.mark(for: key(name), in: directory)
     }
 
     func testUsesRecordedInStampsDecideWhatEvictionKeeps() throws {
@@ -186,8 +192,8 @@ final class EntryStampTests: XCTestCase {
         let cache = try openCache()
         // Three names whose keys share a bucket, and two others.
         let crowd = (0..<2000).map { "shared-\($0)" }
-        let bucket = CaughtUpMarks.bucket(ofHash: key(crowd[0]).hash)
-        let names = Array(crowd.filter { CaughtUpMarks.bucket(ofHash: key($0).hash) == bucket }.prefix(3)) + ["x", "y"]
+        let bucket = StampedUseMarks.bucket(ofHash: key(crowd[0]).hash)
+        let names = Array(crowd.filter { StampedUseMarks.bucket(ofHash: key($0).hash) == bucket }.prefix(3)) + ["x", "y"]
         XCTAssertEqual(names.count, 5)
         var paths: [String: String] = [:]
         for (offset, name) in names.enumerated() {
@@ -197,10 +203,7 @@ final class EntryStampTests: XCTestCase {
         clock.advance(by: 120)
         // Uses only the stamps know, of every name in the shared bucket and one other.
         for (offset, name) in [names[2], names[0], "x", names[1]].enumerated() {
-            let path = try XCTUnwrap(paths[name])
-            var stamp = try XCTUnwrap(EntryStamp.read(from: path))
-            stamp.lastUsedAt = clock.date().timeIntervalSince1970 + Double(offset)
-            XCTAssertTrue(stamp.write(to: path))
+            try recordUseInStampAlone(of: name, at: XCTUnwrap(paths[name]), offset: Double(offset))
         }
 
         try cache.catchUpOnStampedUses(batch: 1)
@@ -210,24 +213,64 @@ final class EntryStampTests: XCTestCase {
         XCTAssertEqual(try cache.entries(sortedBy: .lastUsed).map(\.url), [names[1], "x", names[0], names[2], "y"])
     }
 
-    func testACaughtUpBucketIsNotReadAgainUntilAStampedUseClearsItsMark() throws {
+    func testOnlyMarkedBucketsAreReadAndTheirMarksAreTaken() throws {
         let cache = try cacheWithAUseOnlyTheStampKnows()
         XCTAssertEqual(try cache.entries(sortedBy: .lastUsed).map(\.url), ["older", "newer"])
+        let marks = cache.directory + "/" + StampedUseMarks.folderName
+        XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: marks), [], "the catch-up took the mark")
         let newer = try XCTUnwrap(cache.entries(sortedBy: .url).first { $0.url == "newer" })
         clock.advance(by: 120)
         var stamp = try XCTUnwrap(EntryStamp.read(from: newer.path))
         stamp.lastUsedAt = clock.date().timeIntervalSince1970
         XCTAssertTrue(stamp.write(to: newer.path))
-        // A stamp written behind the marks' back (as no hit does) is not read: its bucket is caught up.
+        // A stamp written without its mark (as no hit writes one) is not read: its bucket is unmarked.
         try cache.catchUpOnStampedUses()
         EntryStamp.remove(from: newer.path)
         XCTAssertEqual(try cache.entries(sortedBy: .lastUsed).map(\.url), ["older", "newer"])
 
         XCTAssertTrue(stamp.write(to: newer.path))
-        CaughtUpMarks.removeMark(for: key("newer"), in: cache.directory)
+        StampedUseMarks.mark(for: key("newer"), in: cache.directory)
         try cache.catchUpOnStampedUses()
         EntryStamp.remove(from: newer.path)
         XCTAssertEqual(try cache.entries(sortedBy: .lastUsed).map(\.url), ["newer", "older"])
+    }
+
+    func testACacheFromBeforeTheMarksHasEveryStampReadOnce() throws {
+        let cache = try openCache()
+        let entry = try cache.store(Payload.make(seed: 1, size: 100), info: pngInfo, for: key("a"), url: "a")
+        try cache.store(Payload.make(seed: 2, size: 100), info: pngInfo, for: key("b"), url: "b")
+        // As an earlier build left it: no marks' folder, a use in a stamp alone.
+        XCTAssertEqual(rmdir(cache.directory + "/" + StampedUseMarks.folderName), 0)
+        clock.advance(by: 120)
+        var stamp = try XCTUnwrap(EntryStamp.read(from: entry.path))
+        stamp.lastUsedAt = clock.date().timeIntervalSince1970
+        XCTAssertTrue(stamp.write(to: entry.path))
+
+        try cache.catchUpOnStampedUses()
+
+        XCTAssertTrue(StampedUseMarks.hasFolder(in: cache.directory))
+        EntryStamp.remove(from: entry.path)
+        XCTAssertEqual(try cache.entries(sortedBy: .lastUsed).map(\.url), ["a", "b"])
+    }
+
+    func testAMarksFolderReplacedByALinkGetsNoMarkAndIsReplacedWithEveryStampRead() throws {
+        let cache = try openCache()
+        let entry = try cache.store(Payload.make(seed: 1, size: 100), info: pngInfo, for: key("a"), url: "a")
+        try cache.store(Payload.make(seed: 2, size: 100), info: pngInfo, for: key("b"), url: "b")
+        let folder = cache.directory + "/" + StampedUseMarks.folderName
+        let elsewhere = cache.directory + "/../elsewhere"
+        XCTAssertEqual(mkdir(elsewhere, 0o700), 0)
+        XCTAssertEqual(rmdir(folder), 0)
+        XCTAssertEqual(symlink(elsewhere, folder), 0)
+        clock.advance(by: 120)
+
+        try recordUseInStampAlone(of: "a", at: entry.path)
+        XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: elsewhere), [], "no mark through the link")
+        try cache.catchUpOnStampedUses()
+
+        XCTAssertTrue(StampedUseMarks.hasFolder(in: cache.directory), "a real folder again")
+        EntryStamp.remove(from: entry.path)
+        XCTAssertEqual(try cache.entries(sortedBy: .lastUsed).map(\.url), ["a", "b"], "every stamp was read")
     }
 
     func testAListingStopsWhenItsBodySaysSo() throws {

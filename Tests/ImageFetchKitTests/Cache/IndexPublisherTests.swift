@@ -42,6 +42,24 @@ final class IndexPublisherTests: XCTestCase {
         XCTAssertEqual(temporaryFiles(in: directory), [])
     }
 
+    func testPrepareOpensTheConnectionBeforeTheFirstPublicationAndOnlyOnce() throws {
+        let cache = try DiskCache(directory: directory, configuration: .testing(clock: clock))
+        let publisher = cache.publisher
+        XCTAssertFalse(publisher.isConnectionOpen, "a cache that only reads opens no second connection")
+        publisher.prepare()
+        publisher.queue.sync {}  // the open it queued has run
+        XCTAssertTrue(publisher.isConnectionOpen)
+
+        publisher.close()
+        publisher.prepare()
+        publisher.queue.sync {}
+        XCTAssertFalse(publisher.isConnectionOpen, "only the first call opens; a publication reopens it")
+        guard case .published = cache.publisher.commit([try publication("a", size: 100, in: cache)]).first else {
+            return XCTFail("not published")
+        }
+        XCTAssertTrue(publisher.isConnectionOpen)
+    }
+
     func testAPublicationThatFailsFailsAloneAndLeavesNothing() throws {
         let cache = try DiskCache(directory: directory, configuration: .testing(clock: clock))
         let batch = try ["a", "b", "c"].map { try publication($0, size: 200, in: cache) }

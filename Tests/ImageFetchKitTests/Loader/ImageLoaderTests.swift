@@ -50,6 +50,25 @@ final class ImageLoaderTests: LoaderTestCase {
         XCTAssertEqual(try server.requestCount(for: "/palette.png"), 1)
     }
 
+    /// The index connection a store commits on is opened while the transfer runs, not after it
+    /// (see `IndexPublisher.prepare`): it is open while the server still holds the request.
+    func testAFetchOpensItsStoresIndexConnectionWhileTheTransferRuns() async throws {
+        let loader = makeLoader()
+        let held = url("/gray.png", ["hold": "gate"])
+        async let result = loader.load(held)
+        try await server.waitForHeldRequests(1, to: "/gray.png")
+        let publisher = try loader.diskCache().publisher
+        publisher.queue.sync {}  // the open the fetch queued has run
+        XCTAssertTrue(publisher.isConnectionOpen)
+        XCTAssertEqual(publisher.transactionCount.load(ordering: .relaxed), 0, "nothing is published yet")
+
+        try server.release("gate")
+        let image = try await result.requireImage()
+        XCTAssertEqual(image.cacheType, .network)
+        XCTAssertEqual(publisher.transactionCount.load(ordering: .relaxed), 1)
+        XCTAssertEqual(try cache().entries(sortedBy: .url).map(\.url), [held])
+    }
+
     func testInvalidBodyIsNotStoredAndGoesOnTheFailedList() async throws {
         let loader = makeLoader()
         let u = url("/baseline.jpg", ["html": "1"])

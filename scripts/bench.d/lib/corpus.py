@@ -17,6 +17,10 @@ Usage: corpus.py DIR COUNT      prints the relative paths of images 0..COUNT-1, 
                                 links DIR/tiny/00000.png.. to tiny.png and prints their paths (the
                                 latency scenario: bodies so small that the time to first byte is
                                 all there is to wait for)
+       corpus.py DIR --small-set N
+                                writes N distinct small PNGs, DIR/small-set/0.png.., 4x4 to 20x20
+                                pixels, 500 bytes on average (the soak scenario serves each behind
+                                many names)
 """
 
 import concurrent.futures
@@ -165,6 +169,24 @@ def make_tiny_copies(directory, count):
     print("\n".join(names))
 
 
+def make_small_set(directory, count):
+    """N distinct small RGB PNGs: sizes and pixels from a generator seeded with the index."""
+    folder = os.path.join(directory, "small-set")
+    os.makedirs(folder, exist_ok=True)
+    for i in range(count):
+        path = os.path.join(folder, f"{i}.png")
+        if os.path.exists(path):
+            continue
+        rng = random.Random(i)
+        width, height = rng.randint(4, 20), rng.randint(4, 20)
+        rows = b"".join(b"\x00" + bytes(rng.randrange(256) for _ in range(width * 3)) for _ in range(height))
+        png = (b"\x89PNG\r\n\x1a\n" + png_chunk(b"IHDR", struct.pack(">IIBBBBB", width, height, 8, 2, 0, 0, 0))
+               + png_chunk(b"IDAT", zlib.compress(rows)) + png_chunk(b"IEND", b""))
+        with open(path + ".tmp", "wb") as f:
+            f.write(png)
+        os.rename(path + ".tmp", path)
+
+
 def main():
     if len(sys.argv) not in (3, 4):
         sys.exit(__doc__)
@@ -174,6 +196,8 @@ def main():
         return make_tiny(directory)
     if sys.argv[2] == "--tiny-copies" and len(sys.argv) == 4:
         return make_tiny_copies(directory, int(sys.argv[3]))
+    if sys.argv[2] == "--small-set" and len(sys.argv) == 4:
+        return make_small_set(directory, int(sys.argv[3]))
     count = int(sys.argv[2])
     missing = [i for i in range(count) if not os.path.exists(
         os.path.join(directory, "img", f"{i:05d}.{plan(i)[0]}"))]

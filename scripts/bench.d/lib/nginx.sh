@@ -2,7 +2,8 @@
 # $BENCH_OUT/nginx, started by nginx_start and stopped when the mode exits, Ctrl-C included.
 #
 # After nginx_start ROOT:
-#   NGINX_URL         http://127.0.0.1:PORT, serving ROOT; /small/ANYTHING serves ROOT/tiny.png
+#   NGINX_URL         http://127.0.0.1:PORT, serving ROOT; /small/ANYTHING serves ROOT/tiny.png, and
+#                     /many/K/ANYTHING serves ROOT/small-set/K.png (corpus.py --small-set)
 #   NGINX_ACCESS_LOG  one line per request: "URI STATUS BYTES" (unbuffered, so it can be counted
 #                     as soon as a client is done)
 #   NGINX_DAV_URL     http://127.0.0.1:PORT/dav: a WebDAV store (PUT, GET) under $BENCH_OUT/nginx/dav,
@@ -41,6 +42,7 @@ http {
     listen 127.0.0.1:$port;
     root $root;
     location /small/ { rewrite ^ /tiny.png break; }
+    location /many/ { rewrite "^/many/([0-9]+)/" /small-set/\$1.png break; }
     location /dav/ {
       alias $prefix/dav/;
       dav_methods PUT DELETE;

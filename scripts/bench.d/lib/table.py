@@ -23,7 +23,8 @@ def main():
     if not rows:
         print("(no results)")
         return
-    rows = [(row + [""] * len(HEADER))[: len(HEADER)] for row in rows]
+    # A "|" inside a cell (`cache ls | head`) would end the cell in Markdown.
+    rows = [[cell.replace("|", "\\|") for cell in (row + [""] * len(HEADER))[: len(HEADER)]] for row in rows]
     shown, previous = [], None
     for row in rows:
         scenario = row[0] if row[0] != previous else ""

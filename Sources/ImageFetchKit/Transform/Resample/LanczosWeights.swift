@@ -71,3 +71,44 @@ struct LanczosWeights {
         return radius * sin(px) * sin(px / radius) / (px * px)
     }
 }
+
+extension LanczosWeights {
+    /// Pairs of Q14 weights per output pixel, as the C passes of `Resampler` take them.
+    var pairStride: Int { (stride + 1) / 2 }
+
+    /// The weights in Q14 fixed point (16384 = 1.0), each output pixel's rounded so they still sum
+    /// to exactly 16384 (the rounding error goes to its largest weight), packed two to an Int32
+    /// (tap 2j in the low half, 2j + 1 in the high half, `pairStride` pairs per output pixel),
+    /// with the starts (less `origin`) and counts as 32-bit integers: what the C passes of
+    /// `Resampler` take.
+    func withFixedPoint<T>(
+        startingAt origin: Int = 0,
+        _ body: (UnsafePointer<Int32>, UnsafePointer<Int32>, UnsafePointer<Int32>) -> T
+    ) -> T {
+        let one = 1 << 14
+        var pairs = [Int32](repeating: 0, count: outputCount * pairStride)
+        var fixed = [Int16](repeating: 0, count: stride + 1)
+        for i in 0..<outputCount {
+            let base = i * stride
+            var sum = 0, largest = 0
+            for k in 0..<counts[i] {
+                fixed[k] = Int16(clamping: Int((weights[base + k] * Float(one)).rounded()))
+                sum += Int(fixed[k])
+                if abs(weights[base + k]) > abs(weights[base + largest]) { largest = k }
+            }
+            fixed[largest] = Int16(clamping: Int(fixed[largest]) + one - sum)
+            for j in 0..<pairStride {
+                let low = 2 * j < counts[i] ? UInt16(bitPattern: fixed[2 * j]) : 0
+                let high = 2 * j + 1 < counts[i] ? UInt16(bitPattern: fixed[2 * j + 1]) : 0
+                pairs[i * pairStride + j] = Int32(bitPattern: UInt32(low) | UInt32(high) << 16)
+            }
+        }
+        let starts32 = starts.map { Int32($0 - origin) }
+        let counts32 = counts.map { Int32($0) }
+        return starts32.withUnsafeBufferPointer { s in
+            counts32.withUnsafeBufferPointer { c in
+                pairs.withUnsafeBufferPointer { w in body(s.baseAddress!, c.baseAddress!, w.baseAddress!) }
+            }
+        }
+    }
+}

@@ -1,0 +1,149 @@
+// See include/CResample.h. Sums start from a rounding bias, and `(sum + 8192) >> 14` keeps Q7.
+#include "CResample.h"
+
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
+
+enum { PRECISION = 14, ROUNDING = 1 << (PRECISION - 1), Q7_MAX = 255 << 7 };
+
+/// A filtered Q7 value clamped to what 16 bits hold (Lanczos rings below 0 and above the input).
+static inline int16_t clamp_q7(int32_t sum) {
+    sum >>= PRECISION;
+    return (int16_t)(sum < 0 ? 0 : sum > 32767 ? 32767 : sum);
+}
+
+/// One source row as Q7, colour premultiplied by alpha when asked: c · a · 128 / 255, rounded.
+static void load_row(const uint8_t *row, int count, int premultiply, int16_t *out) {
+    if (!premultiply) {
+        for (int i = 0; i < count * 4; i++) out[i] = (int16_t)(row[i] << 7);
+        return;
+    }
+    for (int i = 0; i < count * 4; i += 4) {
+        uint32_t alpha = row[i + 3];
+        for (int c = 0; c < 3; c++) out[i + c] = (int16_t)((row[i + c] * alpha * 128 + 127) / 255);
+        out[i + 3] = (int16_t)(alpha << 7);
+    }
+}
+
+#if defined(__SSE2__)
+
+/// One output pixel of the horizontal pass: `taps` Q7 pixels from `pixel` times their weights.
+static inline void filter_pixel(const int16_t *pixel, const int32_t *w, int taps, int16_t *out) {
+    __m128i sum = _mm_set1_epi32(ROUNDING);
+    int k = 0;
+    for (; k + 1 < taps; k += 2) {
+        // r0 g0 b0 a0 r1 g1 b1 a1 rearranged to r0 r1 g0 g1 b0 b1 a0 a1: one channel a lane.
+        __m128i two = _mm_loadu_si128((const __m128i *)(pixel + k * 4));
+        __m128i channels = _mm_unpacklo_epi16(two, _mm_srli_si128(two, 8));
+        sum = _mm_add_epi32(sum, _mm_madd_epi16(channels, _mm_set1_epi32(w[k / 2])));
+    }
+    if (k < taps) {
+        __m128i one = _mm_unpacklo_epi16(_mm_loadl_epi64((const __m128i *)(pixel + k * 4)), _mm_setzero_si128());
+        sum = _mm_add_epi32(sum, _mm_madd_epi16(one, _mm_set1_epi32(w[k / 2])));
+    }
+    __m128i packed = _mm_packs_epi32(_mm_srai_epi32(sum, PRECISION), _mm_setzero_si128());
+    _mm_storel_epi64((__m128i *)out, _mm_max_epi16(packed, _mm_setzero_si128()));
+}
+
+/// Adds rows `a` and `b` (NULL: none) times the weights of pair `pair` to `sums` (`values` of
+/// them): eight values (two pixels) per pmaddwd pair, the weights in one register for the row.
+static inline void add_rows(const int16_t *a, const int16_t *b, int32_t pair, int32_t *sums, size_t values) {
+    size_t blocks = values / 8 * 8;
+    __m128i wk = _mm_set1_epi32(pair);
+    for (size_t x = 0; x < blocks; x += 8) {
+        __m128i ra = _mm_loadu_si128((const __m128i *)(a + x));
+        __m128i rb = b != NULL ? _mm_loadu_si128((const __m128i *)(b + x)) : _mm_setzero_si128();
+        __m128i *s = (__m128i *)(sums + x);
+        _mm_storeu_si128(s, _mm_add_epi32(_mm_loadu_si128(s), _mm_madd_epi16(_mm_unpacklo_epi16(ra, rb), wk)));
+        _mm_storeu_si128(s + 1, _mm_add_epi32(_mm_loadu_si128(s + 1), _mm_madd_epi16(_mm_unpackhi_epi16(ra, rb), wk)));
+    }
+    int32_t low = (int16_t)(pair & 0xFFFF), high = (int16_t)((uint32_t)pair >> 16);
+    for (size_t x = blocks; x < values; x++) sums[x] += (int32_t)a[x] * low + (b != NULL ? (int32_t)b[x] * high : 0);
+}
+
+#else
+
+/// Tap `k` of a pair run: the low half of pair k / 2 for even k, the high half for odd k.
+static inline int32_t tap(const int32_t *pairs, int k) {
+    return (int16_t)(k % 2 == 0 ? (pairs[k / 2] & 0xFFFF) : ((uint32_t)pairs[k / 2] >> 16));
+}
+
+static inline void filter_pixel(const int16_t *pixel, const int32_t *w, int taps, int16_t *out) {
+    for (int c = 0; c < 4; c++) {
+        int32_t sum = ROUNDING;
+        for (int k = 0; k < taps; k++) sum += (int32_t)pixel[k * 4 + c] * tap(w, k);
+        out[c] = clamp_q7(sum);
+    }
+}
+
+static inline void add_rows(const int16_t *a, const int16_t *b, int32_t pair, int32_t *sums, size_t values) {
+    int32_t low = (int16_t)(pair & 0xFFFF), high = (int16_t)((uint32_t)pair >> 16);
+    for (size_t x = 0; x < values; x++) sums[x] += (int32_t)a[x] * low + (b != NULL ? (int32_t)b[x] * high : 0);
+}
+
+#endif
+
+void imgfetch_resample_horizontal(const uint8_t *src, size_t src_stride, int premultiply, int first, int count,
+                                  int16_t *dst, size_t dst_stride, int rows, int out_width, const int32_t *starts,
+                                  const int32_t *counts, const int32_t *pairs, int pair_stride, int16_t *scratch) {
+    for (int y = 0; y < rows; y++) {
+        load_row(src + (size_t)y * src_stride + (size_t)first * 4, count, premultiply, scratch);
+        int16_t *out = dst + (size_t)y * dst_stride;
+        for (int x = 0; x < out_width; x++) {
+            filter_pixel(scratch + (size_t)starts[x] * 4, pairs + (size_t)x * pair_stride, counts[x], out + x * 4);
+        }
+    }
+}
+
+void imgfetch_resample_vertical(const int16_t *src, size_t src_stride, int16_t *dst, size_t dst_stride, int width,
+                                int out_height, const int32_t *starts, const int32_t *counts, const int32_t *pairs,
+                                int pair_stride, int32_t *sums) {
+    size_t values = (size_t)width * 4;
+    for (int y = 0; y < out_height; y++) {
+        const int16_t *top = src + (size_t)starts[y] * src_stride;
+        const int32_t *w = pairs + (size_t)y * pair_stride;
+        int taps = counts[y];
+        for (size_t x = 0; x < values; x++) sums[x] = ROUNDING;
+        // Tap pair by tap pair across the whole row: the sums stay in L1.
+        for (int k = 0; k < taps; k += 2) {
+            const int16_t *a = top + (size_t)k * src_stride;
+            add_rows(a, k + 1 < taps ? a + src_stride : NULL, w[k / 2], sums, values);
+        }
+        int16_t *out = dst + (size_t)y * dst_stride;
+        for (size_t x = 0; x < values; x++) out[x] = clamp_q7(sums[x]);
+    }
+}
+
+void imgfetch_resample_finish(const int16_t *src, uint8_t *dst, size_t pixels, int premultiplied) {
+    size_t i = 0;
+#if defined(__SSE2__)
+    if (!premultiplied) {
+        // Opaque images (every JPEG): (value + 64) >> 7 for sixteen values at a time.
+        const __m128i half = _mm_set1_epi16(64);
+        for (; i + 16 <= pixels * 4; i += 16) {
+            __m128i a = _mm_srai_epi16(_mm_adds_epi16(_mm_loadu_si128((const __m128i *)(src + i)), half), 7);
+            __m128i b = _mm_srai_epi16(_mm_adds_epi16(_mm_loadu_si128((const __m128i *)(src + i + 8)), half), 7);
+            _mm_storeu_si128((__m128i *)(dst + i), _mm_packus_epi16(a, b));
+        }
+    }
+#endif
+    for (; i < pixels * 4; i += 4) {
+        int32_t alpha = src[i + 3] > Q7_MAX ? Q7_MAX : src[i + 3];
+        uint8_t a = (uint8_t)((alpha + 64) >> 7);
+        dst[i + 3] = a;
+        for (int c = 0; c < 3; c++) {
+            int32_t value = src[i + c];
+            int32_t byte;
+            if (!premultiplied) {
+                byte = (value + 64) >> 7;
+            } else if (a == 0) {
+                byte = 0;
+            } else {
+                // Colour was multiplied by alpha / 255: divide by it again, rounded.
+                byte = (int32_t)(((int64_t)value * 255 + alpha / 2) / alpha);
+            }
+            dst[i + c] = (uint8_t)(byte > 255 ? 255 : byte);
+        }
+    }
+}
