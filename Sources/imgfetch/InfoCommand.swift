@@ -58,6 +58,7 @@ struct InfoCommand: AsyncParsableCommand {
         }
         // Uploads to the remote tier finish before the process exits.
         if let loader, loader.hasUsedRemoteCache { _ = await loader.finishRemoteCache() }
+        loader?.closeDiskCache()
         out.flush()
         if out.isClosed { throw ExitStatus.outputClosed.exitCode }
         let status = ExitStatus.combining(failures, total: files.count)

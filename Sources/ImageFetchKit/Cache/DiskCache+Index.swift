@@ -164,7 +164,12 @@ extension DiskCache {
     /// The mutex is held for the body only; never pass caller code into it.
     func withIndex<T: Sendable>(_ operation: String, _ body: (SQLiteDatabase) throws -> T) throws(Error) -> T {
         do {
-            return try index.withLock { database throws -> T in try body(database) }
+            return try index.withLock { database throws -> T in
+                guard let database else {
+                    throw Error.index(directory: directory, operation: operation, message: "the cache was closed", busy: false)
+                }
+                return try body(database)
+            }
         } catch {
             throw Self.indexError(error, directory: directory, operation: operation)
         }

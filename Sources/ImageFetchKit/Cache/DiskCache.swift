@@ -34,7 +34,8 @@ public final class DiskCache: Sendable {
     /// The cache directory (absolute).
     public let directory: String
     public let configuration: DiskCacheConfiguration
-    let index: Mutex<SQLiteDatabase>
+    /// The connection lookups and removals use; nil once `close()` ran.
+    let index: Mutex<SQLiteDatabase?>
     let keyLocks: KeyLockFile
     private let openedPublisher = Mutex<IndexPublisher?>(nil)
 
@@ -43,6 +44,17 @@ public final class DiskCache: Sendable {
     /// that empties the write-ahead log, and the next process would read all of it back.
     deinit {
         openedPublisher.withLock { $0 }?.close()
+    }
+
+    /// Closes the index connections now instead of when the cache is released. A command calls it
+    /// once its work is done: a task that finishes after the command returns may still hold the
+    /// cache, and the process exits without waiting for it (see `ProcessExit` in the command
+    /// line), so without this the index could be left as a crash leaves it. Later calls on this
+    /// cache fail with `Error.index` (a store opens the publisher's connection again).
+    public func closeIndex() {
+        openedPublisher.withLock { $0 }?.close()
+        // The connection closes as the last reference to it goes, here, under the lock.
+        index.withLock { $0 = nil }
     }
 
     /// Commits stores in batches with its own connection; made at the first store, so a process

@@ -117,6 +117,12 @@ public final class ImageLoader: Sendable {
         }
     }
 
+    /// Closes the disk cache's index connections if this loader opened it (`DiskCache.closeIndex()`):
+    /// for a command whose loads are done, before the process exits.
+    public func closeDiskCache() {
+        if case .open(let cache)? = openedDiskCache.withLock({ $0 }) { cache.closeIndex() }
+    }
+
     /// Whether this loader has opened the disk cache (or failed to).
     var hasOpenedDiskCache: Bool { openedDiskCache.withLock { $0 != nil } }
 

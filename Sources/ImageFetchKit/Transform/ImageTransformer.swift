@@ -64,8 +64,9 @@ public struct ImageTransformer: Sendable {
         do { srgb = try source.convertedToSRGB() } catch { throw .libraryUnavailable(reason: error.description) }
         let wholeAtSize = window.x == 0 && window.y == 0 && srgb.width == width && srgb.height == height
             && window.width == Double(width) && window.height == Double(height)
+        // JPEG has no alpha: the resampler need not look for transparency in every pixel.
         let resized = wholeAtSize
-            ? srgb : Resampler.resize(srgb, width: width, height: height, from: SourceRegion(window))
+            ? srgb : Resampler.resize(srgb, width: width, height: height, from: SourceRegion(window), opaque: info.format == .jpeg ? true : nil)
         return resized.oriented(by: orientation)
     }
 

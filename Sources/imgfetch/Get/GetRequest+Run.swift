@@ -50,6 +50,8 @@ extension GetRequest {
            let tier = loader.configuration.remoteCache?.location {
             display.message("imgfetch: warning: \(report.uploadFailures) images were not uploaded to the remote cache \(tier).")
         }
+        // The loads are done; the process exits without waiting for tasks that still hold the loader.
+        loader.closeDiskCache()
         display.finish()
         stdout.flush()
         let status = stdout.isClosed ? .outputClosed : ExitStatus.combining(failures, total: urls.count)

@@ -87,6 +87,8 @@ extension PrefetchRequest {
         summary.failed += rejectedLines.load(ordering: .relaxed)
         // Uploads to the remote tier run behind the loads; they finish before the summary.
         let remote = await loader.finishRemoteCache()
+        // The loads are done; the process exits without waiting for tasks that still hold the loader.
+        loader.closeDiskCache()
         display.finish()
         stdout.flush()
         if let error = reader.error {

@@ -62,6 +62,7 @@ struct ShowCommand: AsyncParsableCommand {
             }
         }
         if let loader, loader.hasUsedRemoteCache { _ = await loader.finishRemoteCache() }
+        loader?.closeDiskCache()
         out.flush()
         if out.isClosed { throw ExitStatus.outputClosed.exitCode }
         let status = ExitStatus.combining(failures, total: files.count)

@@ -30,8 +30,9 @@ enum Resampler {
     /// cover-mode crops such as x 12.5, width 375 sample where they should; parts of it outside
     /// the image read the nearest edge pixel.
     ///
-    /// Resizing the whole image to its own size returns it unchanged.
-    static func resize(_ image: RGBAImage, width: Int, height: Int, from region: SourceRegion? = nil) -> RGBAImage {
+    /// Resizing the whole image to its own size returns it unchanged. `opaque` says every pixel is
+    /// (a JPEG, say), which spares a look at every alpha byte; nil looks.
+    static func resize(_ image: RGBAImage, width: Int, height: Int, from region: SourceRegion? = nil, opaque: Bool? = nil) -> RGBAImage {
         precondition(width > 0 && height > 0, "a resize needs an output of at least 1×1")
         precondition(image.width > 0 && image.height > 0, "an empty image cannot be resized")
         let whole = SourceRegion(x: 0, y: 0, width: Double(image.width), height: Double(image.height))
@@ -40,7 +41,7 @@ enum Resampler {
 
         let columns = LanczosWeights(sourceCount: image.width, outputCount: width, start: region.x, length: region.width)
         let rows = LanczosWeights(sourceCount: image.height, outputCount: height, start: region.y, length: region.height)
-        let premultiply: Int32 = image.hasTransparency ? 1 : 0
+        let premultiply: Int32 = (opaque ?? !image.hasTransparency) ? 0 : 1
         // Only the source rows some output row reads, and their columns some output pixel reads.
         let usedRows = rows.sourceRange, usedColumns = columns.sourceRange
         let values = width * 4
