@@ -42,6 +42,15 @@ final class PrefetchQuickParseTests: XCTestCase {
         XCTAssertTrue(try XCTUnwrap(PrefetchRequest(quickParsing: ["--json", Self.list])).json)
     }
 
+    /// `-j16` and `-H'Name: value'` as make and curl take them; the quick parser leaves them to
+    /// argument-parser, which reads a short option's value joined to it.
+    func testJoinedShortOptionValuesAreRead() throws {
+        XCTAssertNil(PrefetchRequest(quickParsing: [Self.list, "-j16"]))
+        let command = try PrefetchCommand.parse([Self.list, "-j16", "-HAccept: image/webp"])
+        XCTAssertEqual(command.request.jobs, 16)
+        XCTAssertEqual(command.loaderOptions.headers, ["Accept: image/webp"])
+    }
+
     func testShardAndRemoteCacheLinesGoToArgumentParser() throws {
         let arguments = [Self.list, "--shard", "1/4", "--remote-cache", "s3://images/ci", "--remote-cache-mode", "read"]
         XCTAssertNil(PrefetchRequest(quickParsing: arguments))

@@ -2,7 +2,8 @@ import FoundationEssentials
 
 extension ImageLoader {
     /// The remote tier, then the origin: what the caches of this machine could not answer.
-    /// An origin fetch is uploaded to the tier in the background; nothing the tier does fails
+    /// An origin fetch is uploaded to the tier in the background (the load waits only while the
+    /// upload backlog is full: the tier is slower than the origin); nothing the tier does fails
     /// the load (it falls back to the origin).
     func fetchFromRemoteOrOrigin(
         _ url: URL, key: CacheKey, stale: CacheEntry?, options: LoadOptions, cache: DiskCache?,
@@ -16,7 +17,7 @@ extension ImageLoader {
             return image
         }
         let image = try await fetch(url, key: key, stale: stale, options: options, cache: cache, progress: progress)
-        if image.cacheType == .network, let data = image.data { tier.upload(data, for: key) }
+        if image.cacheType == .network, let data = image.data { await tier.upload(data, for: key) }
         return image
     }
 

@@ -142,7 +142,7 @@ extension ImageLoader {
         } catch {
             throw .cache(load.url, error)
         }
-        remoteTier?.upload(made.data, for: load.key)
+        await remoteTier?.upload(made.data, for: load.key)
         return image
     }
 }

@@ -27,7 +27,7 @@ struct LoaderOptions: ParsableArguments {
     @Option(help: ArgumentHelp("Give up when connecting, or waiting for the next byte, takes longer than this (seconds).", valueName: "seconds"))
     var timeout: Double = 15
 
-    @Option(name: [.customShort("H"), .customLong("header")], help: ArgumentHelp(
+    @Option(name: [.customShort("H", allowingJoined: true), .customLong("header")], help: ArgumentHelp(
         "Send an extra request header (repeatable).", valueName: "name: value"))
     var headers: [String] = []
 

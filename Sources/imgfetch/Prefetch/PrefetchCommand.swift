@@ -30,7 +30,7 @@ struct PrefetchCommand: AsyncParsableCommand {
     @Argument(help: ArgumentHelp("A file with one URL a line, or '-' for standard input.", valueName: "list"))
     var list: String
 
-    @Option(name: [.customShort("j"), .customLong("jobs")], help: ArgumentHelp("Run this many transfers at once.", valueName: "n"))
+    @Option(name: [.customShort("j", allowingJoined: true), .customLong("jobs")], help: ArgumentHelp("Run this many transfers at once.", valueName: "n"))
     var jobs: Int = 6
 
     @Option(help: ArgumentHelp(

@@ -110,14 +110,14 @@ struct APNGFrames {
         self.headerChunks = headerChunks
     }
 
-    /// The frame whose `fcTL` body starts at `at`: sequence, width, height, x, y, delay, dispose, blend.
+    /// The frame whose `fcTL` body starts at `body`: sequence, width, height, x, y, delay, dispose, blend.
     private static func frame(
-        at at: Int, _ bytes: ByteReader, png: PNGChunks, beforeImageData: Bool, number: Int
+        at body: Int, _ bytes: ByteReader, png: PNGChunks, beforeImageData: Bool, number: Int
     ) throws(DecodeError) -> Frame {
-        let width = bytes.uint32BE(at: at + 4) ?? 0, height = bytes.uint32BE(at: at + 8) ?? 0
-        let x = bytes.uint32BE(at: at + 12) ?? 0, y = bytes.uint32BE(at: at + 16) ?? 0
-        let delayNumerator = bytes.uint16BE(at: at + 20) ?? 0, delayDenominator = bytes.uint16BE(at: at + 22) ?? 0
-        let dispose = bytes.uint8(at: at + 24) ?? 0, blend = bytes.uint8(at: at + 25) ?? 0
+        let width = bytes.uint32BE(at: body + 4) ?? 0, height = bytes.uint32BE(at: body + 8) ?? 0
+        let x = bytes.uint32BE(at: body + 12) ?? 0, y = bytes.uint32BE(at: body + 16) ?? 0
+        let delayNumerator = bytes.uint16BE(at: body + 20) ?? 0, delayDenominator = bytes.uint16BE(at: body + 22) ?? 0
+        let dispose = bytes.uint8(at: body + 24) ?? 0, blend = bytes.uint8(at: body + 25) ?? 0
         guard width > 0, height > 0 else { throw .corrupt(.png, reason: "frame \(number) is \(width)×\(height), which has no pixels") }
         guard x + width <= png.width, y + height <= png.height else {
             throw .corrupt(.png, reason: "frame \(number) (\(width)×\(height) at \(x),\(y)) lies outside the \(png.width)×\(png.height) canvas")
