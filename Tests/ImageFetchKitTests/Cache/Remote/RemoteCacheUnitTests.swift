@@ -149,4 +149,17 @@ final class RemoteCacheUnitTests: XCTestCase {
         XCTAssertNil(HTTPDate.parse("Sunday, 06-Nov-94 08:49:37 GMT"))
         XCTAssertNil(HTTPDate.parse("yesterday"))
     }
+
+    /// Found by the httpheaders fuzz target (minutes 400 were carried into the hour) and by
+    /// reading it (a year past Int32 trapped): each field must have its digits and its range.
+    func testHTTPDatesWithFieldsOutOfRangeAreRefused() {
+        for text in [
+            "Sun, 06 Nov 1994 08:400:00 GMT", "Sun, 06 Nov 99999999999 08:49:37 GMT", "Sun, 32 Nov 1994 08:49:37 GMT",
+            "Sun, 06 Nov 1994 24:00:00 GMT", "Sun, 06 Nov 1994 08:49:61 GMT", "Sun, 6 Nov 1994 08:49:37 GMT",
+            "Sun, 06 Nov 1994 +8:49:37 GMT", "Sun, 06 Nov -994 08:49:37 GMT", "Sun, 06 Nov 1994 08:49 GMT",
+        ] {
+            XCTAssertNil(HTTPDate.parse(text), text)
+        }
+        XCTAssertEqual(HTTPDate.parse("Thu, 31 Dec 2026 23:59:60 GMT")?.timeIntervalSince1970, 1_798_761_600)
+    }
 }
