@@ -20,18 +20,25 @@ public struct DownloadResponse: Sendable {
     public var isNotModified: Bool { statusCode == 304 }
 
     /// `max-age` from `Cache-Control`, if present; `no-store` and `no-cache` give zero.
+    /// A max-age that is not delta-seconds (digits only: `-5`, `+5`, `1.5`) also gives zero, as
+    /// RFC 9111 asks of invalid freshness information (stale), and one past 2^31 seconds is 2^31.
     public var maxAge: Duration? {
         guard let cacheControl else { return nil }
         var age: Duration?
         for directive in cacheControl.lowercased().split(separator: ",") {
             let part = directive.trimmingWhitespace()
             if part == "no-store" || part == "no-cache" { return .zero }
-            if part.hasPrefix("max-age="), let seconds = Int(part.dropFirst("max-age=".count)) {
-                age = .seconds(seconds)
+            if part.hasPrefix("max-age=") {
+                let digits = part.dropFirst("max-age=".count)
+                guard !digits.isEmpty, digits.utf8.allSatisfy({ (0x30...0x39).contains($0) }) else { return .zero }
+                age = .seconds(Int(digits).map { min($0, Self.greatestMaxAge) } ?? Self.greatestMaxAge)
             }
         }
         return age
     }
+
+    /// What RFC 9111 takes for a delta-seconds too large to hold.
+    private static let greatestMaxAge = 1 << 31
 }
 
 /// How far one transfer has come. `expected` is the body length when the server declared it

@@ -9,9 +9,9 @@ import Synchronization
 /// Uploads wait in a backlog that `uploaders` tasks drain, held to `uploadBudget` bytes (see
 /// `RemoteUploadBacklog`); one that reaches the front after the tier went down is dropped
 /// (counted), so a dead tier does not cost a timeout per queued upload either. `finish()` waits
-/// for the backlog to drain. The tier's downloader admits every fetch and
-/// upload at once (see `init`): none of them ever waits behind another for a slot, so the loads
-/// in flight when the tier stalls all pay the same one timeout, together.
+/// for the backlog to drain. The tier's downloader admits every fetch and upload at once (see
+/// `init`): none of them ever waits behind another for a slot, so the loads in flight when the
+/// tier stalls all pay the same one timeout, together.
 ///
 /// Thread safety: every method may be called from any task at once.
 final class RemoteCacheTier: Sendable {
