@@ -18,7 +18,7 @@ extension FuzzTarget {
         let seconds = date.timeIntervalSince1970
         precondition(seconds.isFinite, "a date that is not a number from \(lines[1])")
         // The fields of a date that parsed are in their ranges, so it names one instant.
-        let clock = lines[1].split(separator: " ")[4].split(separator: ":").compactMap { Int($0) }
+        let clock = lines[1].split(separator: " ", omittingEmptySubsequences: false)[4].split(separator: ":").compactMap { Int($0) }
         precondition(clock.count == 3 && clock[0] < 24 && clock[1] < 60 && clock[2] <= 60, "a clock out of range in \(lines[1])")
     }
 }

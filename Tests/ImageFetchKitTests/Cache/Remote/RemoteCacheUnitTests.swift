@@ -150,13 +150,15 @@ final class RemoteCacheUnitTests: XCTestCase {
         XCTAssertNil(HTTPDate.parse("yesterday"))
     }
 
-    /// Found by the httpheaders fuzz target (minutes 400 were carried into the hour) and by
-    /// reading it (a year past Int32 trapped): each field must have its digits and its range.
+    /// Found by the httpheaders fuzz target (minutes 400 were carried into the hour; an empty day
+    /// name was taken) and by reading it (a year past Int32 trapped): each field must have its
+    /// day name, digits or range.
     func testHTTPDatesWithFieldsOutOfRangeAreRefused() {
         for text in [
             "Sun, 06 Nov 1994 08:400:00 GMT", "Sun, 06 Nov 99999999999 08:49:37 GMT", "Sun, 32 Nov 1994 08:49:37 GMT",
             "Sun, 06 Nov 1994 24:00:00 GMT", "Sun, 06 Nov 1994 08:49:61 GMT", "Sun, 6 Nov 1994 08:49:37 GMT",
             "Sun, 06 Nov 1994 +8:49:37 GMT", "Sun, 06 Nov -994 08:49:37 GMT", "Sun, 06 Nov 1994 08:49 GMT",
+            " 06 Nov 1994 08:49:37 GMT", "Sunday, 06 Nov 1994 08:49:37 GMT", "Sun 06 Nov 1994 08:49:37 GMT",
         ] {
             XCTAssertNil(HTTPDate.parse(text), text)
         }
