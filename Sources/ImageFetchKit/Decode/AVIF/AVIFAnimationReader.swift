@@ -15,7 +15,7 @@ final class AVIFAnimationReader: AnimationReading {
     let loopCount = 0
 
     private let info: ImageInfo
-    private let bytes: UnsafeMutableRawBufferPointer
+    private let bytes: PinnedBytes
     private let sequence: OpaquePointer
     private var framesRead = 0
 
@@ -23,19 +23,16 @@ final class AVIFAnimationReader: AnimationReading {
     /// the track's sample table declares (`info.frameCount`).
     init(_ data: Data, info: ImageInfo) throws(DecodeError) {
         try CodecLibraries.load(for: .avif)
-        bytes = UnsafeMutableRawBufferPointer.allocate(byteCount: max(1, data.count), alignment: 16)
-        data.copyBytes(to: bytes.bindMemory(to: UInt8.self), count: data.count)
+        bytes = PinnedBytes(data)
         var opened: OpaquePointer?
         var count: UInt32 = 0
-        let base = bytes.baseAddress?.assumingMemoryBound(to: UInt8.self)
+        let base = bytes.base
         if let failure = CodecCall.status(format: .avif, { message, size in
             imgfetch_avif_sequence_open(base, data.count, UInt32(info.storedWidth), UInt32(info.storedHeight), &opened, &count, message, size)
         }) {
-            bytes.deallocate()
             throw failure
         }
         guard let opened else {
-            bytes.deallocate()
             throw .corrupt(.avif, reason: "libavif opened no sequence")
         }
         sequence = opened
@@ -48,7 +45,6 @@ final class AVIFAnimationReader: AnimationReading {
 
     deinit {
         imgfetch_avif_sequence_close(sequence)
-        bytes.deallocate()
     }
 
     func nextFrame() throws(DecodeError) -> AnimationFrame? {

@@ -18,7 +18,7 @@ final class GIFAnimationReader: AnimationReading {
     /// gif2webp read it), and no such extension means one.
     let loopCount: Int
 
-    private let bytes: UnsafeMutableRawBufferPointer
+    private let bytes: PinnedBytes
     private let source: UnsafeMutablePointer<GifLib.MemoryReader>
     private let gif: UnsafeMutablePointer<GifFileType>
     private var canvas: RGBACanvas
@@ -31,14 +31,12 @@ final class GIFAnimationReader: AnimationReading {
     init(_ data: Data, info: ImageInfo) throws(DecodeError) {
         try CodecLibraries.load(for: .gif)
         let blocks = try GIFBlocks(data)
-        bytes = UnsafeMutableRawBufferPointer.allocate(byteCount: max(1, data.count), alignment: 16)
-        data.copyBytes(to: bytes.bindMemory(to: UInt8.self), count: data.count)
+        bytes = PinnedBytes(data)
         source = UnsafeMutablePointer.allocate(capacity: 1)
-        source.initialize(to: GifLib.MemoryReader(base: UnsafeRawPointer(bytes.baseAddress), count: data.count, offset: 0))
+        source.initialize(to: GifLib.MemoryReader(base: UnsafeRawPointer(bytes.base), count: bytes.count, offset: 0))
         var status: Int32 = 0
         guard let gif = imgfetch_DGifOpen(source, GifLib.readFromMemory, &status) else {
             source.deallocate()
-            bytes.deallocate()
             throw GifLib.error(status)
         }
         self.gif = gif
@@ -51,7 +49,6 @@ final class GIFAnimationReader: AnimationReading {
         var status: Int32 = 0
         imgfetch_DGifCloseFile(gif, &status)
         source.deallocate()
-        bytes.deallocate()
     }
 
     func nextFrame() throws(DecodeError) -> AnimationFrame? {

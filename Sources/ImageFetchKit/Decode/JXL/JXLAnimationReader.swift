@@ -13,7 +13,7 @@ final class JXLAnimationReader: AnimationReading {
     /// The animation header's num_loops: plays, 0 for forever.
     let loopCount: Int
 
-    private let bytes: UnsafeMutableRawBufferPointer
+    private let bytes: PinnedBytes
     private let animation: OpaquePointer
     private var framesRead = 0
 
@@ -21,19 +21,16 @@ final class JXLAnimationReader: AnimationReading {
     /// frames on an `info.width` × `info.height` canvas.
     init(_ data: Data, info: ImageInfo) throws(DecodeError) {
         try CodecLibraries.load(for: .jxl)
-        bytes = UnsafeMutableRawBufferPointer.allocate(byteCount: max(1, data.count), alignment: 16)
-        data.copyBytes(to: bytes.bindMemory(to: UInt8.self), count: data.count)
+        bytes = PinnedBytes(data)
         var opened: OpaquePointer?
         var loops: UInt32 = 0
-        let base = bytes.baseAddress?.assumingMemoryBound(to: UInt8.self)
+        let base = bytes.base
         if let failure = CodecCall.status(format: .jxl, { message, size in
             imgfetch_jxl_animation_open(base, data.count, UInt32(info.width), UInt32(info.height), &opened, &loops, message, size)
         }) {
-            bytes.deallocate()
             throw failure
         }
         guard let opened else {
-            bytes.deallocate()
             throw .corrupt(.jxl, reason: "libjxl opened no animation")
         }
         animation = opened
@@ -42,7 +39,6 @@ final class JXLAnimationReader: AnimationReading {
 
     deinit {
         imgfetch_jxl_animation_close(animation)
-        bytes.deallocate()
     }
 
     func nextFrame() throws(DecodeError) -> AnimationFrame? {

@@ -13,7 +13,7 @@ final class WebPAnimationReader: AnimationReading {
     /// ANIM's loop count: how many times the animation plays, 0 for forever.
     let loopCount: Int
 
-    private let bytes: UnsafeMutableRawBufferPointer
+    private let bytes: PinnedBytes
     private let decoder: OpaquePointer
     private var framesRead = 0
     /// libwebp gives each frame's end time; a frame's duration is the difference from the last.
@@ -23,18 +23,15 @@ final class WebPAnimationReader: AnimationReading {
     /// on a `width` × `height` canvas; libwebp's demuxer must agree.
     init(_ data: Data, width: Int, height: Int, frameCount: Int) throws(DecodeError) {
         try CodecLibraries.load(for: .webp)
-        bytes = UnsafeMutableRawBufferPointer.allocate(byteCount: max(1, data.count), alignment: 16)
-        data.copyBytes(to: bytes.bindMemory(to: UInt8.self), count: data.count)
+        bytes = PinnedBytes(data)
         var options = WebPAnimDecoderOptions()
-        var input = WebPData(bytes: bytes.baseAddress?.assumingMemoryBound(to: UInt8.self), size: data.count)
+        var input = WebPData(bytes: bytes.base, size: bytes.count)
         guard imgfetch_WebPAnimDecoderOptionsInit(&options) != 0 else {
-            bytes.deallocate()
             throw .corrupt(.webp, reason: "libwebp refused its animation options")
         }
         options.color_mode = MODE_RGBA
         options.use_threads = 0
         guard let decoder = imgfetch_WebPAnimDecoderNew(&input, &options) else {
-            bytes.deallocate()
             throw .corrupt(.webp, reason: "libwebp cannot read the animation")
         }
         self.decoder = decoder
@@ -49,7 +46,6 @@ final class WebPAnimationReader: AnimationReading {
 
     deinit {
         imgfetch_WebPAnimDecoderDelete(decoder)
-        bytes.deallocate()
     }
 
     func nextFrame() throws(DecodeError) -> AnimationFrame? {
