@@ -46,14 +46,20 @@ enum CodecCall {
 
     /// Runs a C call with a message buffer; the error its `IMGFETCH_CODEC_` status stands for, or nil.
     static func status(format: ImageFormat, _ call: (UnsafeMutablePointer<CChar>, Int) -> Int32) -> DecodeError? {
-        var message = [CChar](repeating: 0, count: 256)
-        let status = message.withUnsafeMutableBufferPointer { text in call(text.baseAddress!, text.count) }
+        let (status, reason) = withMessage(call)
         switch status {
         case Int32(IMGFETCH_CODEC_DECODED): return nil
         case Int32(IMGFETCH_CODEC_TRUNCATED): return .truncated(format)
-        default:
-            let reason = String(decoding: message.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
-            return .corrupt(format, reason: String(reason.trimmingWhitespace()))
+        default: return .corrupt(format, reason: String(reason.trimmingWhitespace()))
         }
+    }
+
+    /// Runs a C call (a decoder's or an encoder's) with a message buffer; its status, and the
+    /// message it left.
+    static func withMessage(_ call: (UnsafeMutablePointer<CChar>, Int) -> Int32) -> (status: Int32, message: String) {
+        var message = [CChar](repeating: 0, count: 256)
+        let status = message.withUnsafeMutableBufferPointer { call($0.baseAddress!, $0.count) }
+        let text = String(decoding: message.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+        return (status, text)
     }
 }

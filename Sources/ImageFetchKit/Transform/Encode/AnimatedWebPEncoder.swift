@@ -25,7 +25,7 @@ final class AnimatedWebPEncoder {
         self.width = width
         self.height = height
         var created: OpaquePointer?
-        let (_, reason) = EncoderCall.withMessage { message, size in
+        let (_, reason) = CodecCall.withMessage { message, size in
             created = imgfetch_webp_animation_new(UInt32(width), UInt32(height), Int32(min(max(loopCount, 0), 65535)),
                                                   Float(clampedQuality(quality)), message, size)
             return created == nil ? Int32(IMGFETCH_ENCODE_FAILED) : Int32(IMGFETCH_ENCODED)
@@ -44,7 +44,7 @@ final class AnimatedWebPEncoder {
         }
         let duration = Int32(clamping: max(durationMilliseconds, 0))
         let (status, reason) = image.pixels.withUnsafeBufferPointer { rgba in
-            EncoderCall.withMessage { message, size in imgfetch_webp_animation_add(animation, rgba.baseAddress, duration, message, size) }
+            CodecCall.withMessage { message, size in imgfetch_webp_animation_add(animation, rgba.baseAddress, duration, message, size) }
         }
         guard status == IMGFETCH_ENCODED else { throw .failed(.webp, reason: reason) }
         frameCount += 1

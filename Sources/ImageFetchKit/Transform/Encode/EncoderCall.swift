@@ -23,18 +23,10 @@ enum EncoderCall {
     ) throws(EncodeError) -> Data {
         var encoded = imgfetch_encoded()
         defer { imgfetch_encoded_free(&encoded) }
-        let (status, reason) = withMessage { message, size in call(&encoded, message, size) }
+        let (status, reason) = CodecCall.withMessage { message, size in call(&encoded, message, size) }
         guard status == IMGFETCH_ENCODED, let bytes = encoded.bytes else {
             throw .failed(format, reason: reason.isEmpty ? "the library gave no reason" : reason)
         }
         return Data(bytes: bytes, count: encoded.size)
-    }
-
-    /// Runs `call` with a message buffer; its status, and the message it left.
-    static func withMessage(_ call: (UnsafeMutablePointer<CChar>, Int) -> Int32) -> (status: Int32, message: String) {
-        var message = [CChar](repeating: 0, count: 256)
-        let status = message.withUnsafeMutableBufferPointer { call($0.baseAddress!, $0.count) }
-        let text = String(decoding: message.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
-        return (status, text)
     }
 }
