@@ -30,7 +30,7 @@ public struct DownloadResponse: Sendable {
             if part == "no-store" || part == "no-cache" { return .zero }
             if part.hasPrefix("max-age=") {
                 let digits = part.dropFirst("max-age=".count)
-                guard !digits.isEmpty, digits.utf8.allSatisfy({ (0x30...0x39).contains($0) }) else { return .zero }
+                guard digits.isASCIIDigits else { return .zero }
                 age = .seconds(Int(digits).map { min($0, Self.greatestMaxAge) } ?? Self.greatestMaxAge)
             }
         }

@@ -30,7 +30,7 @@ enum HTTPDate {
 
     /// `text` as a number of exactly `digits` ASCII digits within `range`.
     private static func number(_ text: Substring, digits: Int, in range: ClosedRange<Int>) -> Int? {
-        guard text.utf8.count == digits, text.utf8.allSatisfy({ (0x30...0x39).contains($0) }), let value = Int(text),
+        guard text.utf8.count == digits, text.isASCIIDigits, let value = Int(text),
               range.contains(value) else { return nil }
         return value
     }
