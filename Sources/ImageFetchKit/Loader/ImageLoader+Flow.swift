@@ -48,20 +48,9 @@ extension ImageLoader {
                 if options.cacheOnly { throw .notCached(url) }
                 return .needsNetwork(NetworkLoad(url: url, key: key, cache: nil))
             }
-            // Stamps answer while the index is closed. Once a miss has opened it, the index answers:
-            // a lookup on an open connection costs less than a miss's four `getxattr` (a cold
-            // prefetch of 1000 images made 4000 of them for nothing).
-            if !options.refresh, !hasOpenedDiskCache {
-                // Nothing is read from a directory another user could have written in.
-                switch directoryCheck {
-                case .unsafe(let error): throw .cache(url, error)
-                case .missing: break
-                case .safe:
-                    if let image = stampedHit(for: key, options: options) {
-                        remember(image, for: key)
-                        return .answered(.loaded(image))
-                    }
-                }
+            if let image = try stampedHitWhileIndexClosed(for: key, url: url, options: options) {
+                remember(image, for: key)
+                return .answered(.loaded(image))
             }
             let cache = try diskCache(for: url)
             if !options.refresh, let stored = try lookUp(key, url: url, in: cache), isFresh(stored, in: cache, options: options) {

@@ -28,17 +28,10 @@ extension ImageLoader {
             return .answered(.loaded(image))
         }
         if options.noDiskCache { return .needsVariant(VariantLoad(url: url, spec: spec, original: original, key: key, cache: nil)) }
-        if !options.refresh, !hasOpenedDiskCache {
-            switch directoryCheck {
-            case .unsafe(let error): throw .cache(url, error)
-            case .missing: break
-            case .safe:
-                if var image = stampedHit(for: key, options: options) {
-                    image.variant = spec.description
-                    remember(image, for: key)
-                    return .answered(.loaded(image))
-                }
-            }
+        if var image = try stampedHitWhileIndexClosed(for: key, url: url, options: options) {
+            image.variant = spec.description
+            remember(image, for: key)
+            return .answered(.loaded(image))
         }
         let cache = try diskCache(for: url)
         if !options.refresh, let stored = try lookUp(key, url: url, in: cache), isFresh(stored, in: cache, options: options) {
