@@ -13,7 +13,6 @@ import Synchronization
 final class RemoteUploadBacklog: Sendable {
     typealias Upload = (image: Data, key: CacheKey)
 
-    let byteBudget: Int
     private let state: Mutex<State>
 
     private struct State {
@@ -58,7 +57,6 @@ final class RemoteUploadBacklog: Sendable {
     }
 
     init(byteBudget: Int) {
-        self.byteBudget = byteBudget
         state = Mutex(State(byteBudget: byteBudget))
     }
 
