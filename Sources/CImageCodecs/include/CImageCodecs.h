@@ -145,6 +145,15 @@ int imgfetch_jxl_animation_next(struct imgfetch_jxl_animation *animation, uint8_
                                 uint64_t *duration_ms, char *message, size_t message_size);
 void imgfetch_jxl_animation_close(struct imgfetch_jxl_animation *animation);
 
+/// The image data of an 8-bit, non-interlaced PNG of `channels` samples a pixel (1 gray, 2 gray
+/// and alpha, 3 RGB, 4 RGBA), read by imgfetch itself (png_rows.c) into `rgba`, `width` ×
+/// `height` × 4 bytes. `idat_offsets` are where its `idat_count` IDAT chunks start (their length
+/// field), in file order, each whole within `file`. Needs imgfetch_zlib_load. Returns an
+/// IMGFETCH_CODEC_ status: TRUNCATED when the data ends before the last row, FAILED for a wrong
+/// CRC, a damaged stream or an unknown filter, with libpng's words for them in `message`.
+int imgfetch_png_decode_rows(const uint8_t *file, const size_t *idat_offsets, size_t idat_count, uint32_t width,
+                             uint32_t height, int channels, uint8_t *rgba, char *message, size_t message_size);
+
 /// The first page, as stored (not turned by its Orientation tag), with straight alpha.
 int imgfetch_tiff_decode(const uint8_t *data, size_t size, uint8_t *rgba, uint32_t width, uint32_t height,
                          char *message, size_t message_size);

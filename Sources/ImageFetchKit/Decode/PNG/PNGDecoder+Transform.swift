@@ -2,16 +2,22 @@ import FoundationEssentials
 
 extension PNGDecoder: TransformDecoding, AnimationDecoding {
     /// The image `decode` returns (for an animated PNG the default image; its other frames are
-    /// not decoded), with the profile of its `iCCP` chunk, if any and well formed. libpng writes
-    /// the samples as stored (16-bit ones rounded to 8), converting gamma only for a gAMA chunk
-    /// that is not sRGB's.
+    /// not decoded), with the profile of its `iCCP` chunk, if any and well formed. The samples
+    /// come as stored (16-bit ones rounded to 8), with gamma converted only for a gAMA chunk that
+    /// is not sRGB's: by imgfetch's own row reader for the common 8-bit files (`PNGImageData`),
+    /// by libpng for the rest.
     func decodeForTransform(
         _ data: Data, info: ImageInfo, minimumStoredSize: (width: Int, height: Int)?
     ) throws(DecodeError) -> SourceImage {
-        let pixels = try LibPNG.decodeRGBA(data, width: info.width, height: info.height)
+        let png = try PNGChunks(data)
+        let pixels = if let imageData = try PNGImageData(png) {
+            try imageData.decodeRGBA(data, width: info.width, height: info.height)
+        } else {
+            try LibPNG.decodeRGBA(data, width: info.width, height: info.height)
+        }
         return SourceImage(
             width: info.width, height: info.height, pixels: pixels,
-            colorModel: .rgba, iccProfile: try PNGChunks(data).iccProfile(), orientation: .up
+            colorModel: .rgba, iccProfile: try png.iccProfile(), orientation: .up
         )
     }
 
