@@ -1,5 +1,4 @@
-// zlib: inflating the compressed chunks imgfetch reads itself (a PNG's iCCP profile, and its
-// image data for the transforms: png_rows.c). libpng
+// zlib: inflating the compressed chunks imgfetch reads itself (a PNG's iCCP profile). libpng
 // already brings libz.so.1 into the process when it loads, so this costs a lookup, not a library.
 #include "CImageCodecs.h"
 #include "codec_group.h"
@@ -12,7 +11,6 @@ static struct {
     int (*inflate_init)(z_streamp, const char *, int);
     int (*inflate)(z_streamp, int);
     int (*inflate_end)(z_streamp);
-    unsigned long (*crc32)(unsigned long, const Bytef *, uInt);
 } zlib_api;
 
 static void load_zlib(void) {
@@ -20,7 +18,6 @@ static void load_zlib(void) {
         {(void **)&zlib_api.inflate_init, "inflateInit_"},
         {(void **)&zlib_api.inflate, "inflate"},
         {(void **)&zlib_api.inflate_end, "inflateEnd"},
-        {(void **)&zlib_api.crc32, "crc32"},
     };
     LOAD(zlib, "libz.so.1", "zlib1g", symbols);
     zlib.loaded = 1;
@@ -44,12 +41,4 @@ long imgfetch_zlib_inflate(const uint8_t *data, size_t size, uint8_t *output, si
     // Z_BUF_ERROR with the output full means the data goes on; with input left over or none, a
     // stream that ends early or is damaged.
     return (status == Z_BUF_ERROR || status == Z_OK) && out_of_room ? IMGFETCH_INFLATE_TOO_LARGE : IMGFETCH_INFLATE_FAILED;
-}
-
-// The streaming calls png_rows.c makes, a row at a time.
-int imgfetch_zlib_inflate_init(z_streamp stream) { return zlib_api.inflate_init(stream, ZLIB_VERSION, (int)sizeof *stream); }
-int imgfetch_zlib_inflate_step(z_streamp stream, int flush) { return zlib_api.inflate(stream, flush); }
-int imgfetch_zlib_inflate_end(z_streamp stream) { return zlib_api.inflate_end(stream); }
-unsigned long imgfetch_zlib_crc32(unsigned long crc, const uint8_t *bytes, unsigned length) {
-    return zlib_api.crc32(crc, bytes, length);
 }

@@ -148,9 +148,11 @@ void imgfetch_jxl_animation_close(struct imgfetch_jxl_animation *animation);
 /// The image data of an 8-bit, non-interlaced PNG of `channels` samples a pixel (1 gray, 2 gray
 /// and alpha, 3 RGB, 4 RGBA), read by imgfetch itself (png_rows.c) into `rgba`, `width` ×
 /// `height` × 4 bytes. `idat_offsets` are where its `idat_count` IDAT chunks start (their length
-/// field), in file order, each whole within `file`. Needs imgfetch_zlib_load. Returns an
-/// IMGFETCH_CODEC_ status: TRUNCATED when the data ends before the last row, FAILED for a wrong
-/// CRC, a damaged stream or an unknown filter, with libpng's words for them in `message`.
+/// field), in file order, each whole within `file`. Needs imgfetch_deflate_load. Returns
+/// IMGFETCH_CODEC_DECODED, or IMGFETCH_CODEC_FAILED for anything else (a wrong CRC, a stream that
+/// is damaged, ends early or runs on, an unknown filter), with why in `message`: libpng should
+/// then read the file, to decode what this reader does not take or to say what is wrong.
+const char *imgfetch_deflate_load(void);  // libdeflate, in png_rows.c
 int imgfetch_png_decode_rows(const uint8_t *file, const size_t *idat_offsets, size_t idat_count, uint32_t width,
                              uint32_t height, int channels, uint8_t *rgba, char *message, size_t message_size);
 

@@ -10,10 +10,11 @@ extension PNGDecoder: TransformDecoding, AnimationDecoding {
         _ data: Data, info: ImageInfo, minimumStoredSize: (width: Int, height: Int)?
     ) throws(DecodeError) -> SourceImage {
         let png = try PNGChunks(data)
-        let pixels = if let imageData = try PNGImageData(png) {
-            try imageData.decodeRGBA(data, width: info.width, height: info.height)
+        let pixels: [UInt8]
+        if let ours = try PNGImageData(png)?.decodeRGBA(data, width: info.width, height: info.height) {
+            pixels = ours
         } else {
-            try LibPNG.decodeRGBA(data, width: info.width, height: info.height)
+            pixels = try LibPNG.decodeRGBA(data, width: info.width, height: info.height)
         }
         return SourceImage(
             width: info.width, height: info.height, pixels: pixels,

@@ -4,11 +4,11 @@ import FoundationEssentials
 /// The PNGs whose image data the transforms read with imgfetch's own row reader (png_rows.c says
 /// why: Debian's libpng unfilters a byte at a time): 8-bit, non-interlaced gray, gray + alpha, RGB
 /// and RGBA, with consecutive IDATs and no chunk that would make libpng present the samples other
-/// than as stored (tRNS, a gAMA other than sRGB's, sBIT, an animation's). libpng reads every other PNG.
+/// than as stored (tRNS, a gAMA other than sRGB's, sBIT, an animation's). libpng reads every other
+/// PNG, and these too when the row reader does not take them (see `decodeRGBA`).
 ///
-/// The PNG rows of the benchmark's resize batch (122 corpus PNGs, 8-bit RGB, nearly every row
-/// Paeth-filtered) took 1.80 s through libpng's simplified API and 0.91 s here; the resize batch
-/// row of `scripts/bench resize` went from 5.13 to 4.74 s.
+/// A second reader beside libpng, for what it buys: the 122 PNGs of the benchmark corpus decode in
+/// 0.91 s instead of libpng's 1.69–1.75 s (C, -O2, one thread, three runs), the same pixels.
 struct PNGImageData {
     /// Samples per pixel: 1 gray, 2 gray and alpha, 3 RGB, 4 RGBA.
     let channels: Int
@@ -55,10 +55,12 @@ struct PNGImageData {
         chunkOffsets = offsets
     }
 
-    /// The image as RGBA8, `width` × `height` (the header's size).
-    func decodeRGBA(_ data: Data, width: Int, height: Int) throws(DecodeError) -> [UInt8] {
-        if let failure = imgfetch_zlib_load() { throw .libraryUnavailable(.png, reason: String(cString: failure)) }
-        return try CodecCall.fillRGBA(format: .png, width: width, height: height) { rgba, message, messageSize in
+    /// The image as RGBA8, `width` × `height` (the header's size); nil when the row reader does
+    /// not take the data (a wrong CRC, a damaged stream, one that ends early or runs on, an unknown
+    /// filter, libdeflate missing), which libpng then reads to decode it or to say what is wrong.
+    func decodeRGBA(_ data: Data, width: Int, height: Int) -> [UInt8]? {
+        guard imgfetch_deflate_load() == nil else { return nil }
+        return try? CodecCall.fillRGBA(format: .png, width: width, height: height) { rgba, message, messageSize in
             data.withUnsafeBytes { file in
                 chunkOffsets.withUnsafeBufferPointer { offsets in
                     imgfetch_png_decode_rows(
