@@ -49,29 +49,60 @@ static inline uint8_t paeth(int a, int b, int c) {
     return (uint8_t)(pb <= pc ? b : c);
 }
 
+/// Channel `c` of RGBA pixel `rgba` as a sample of a PNG pixel of `channels` samples: what the
+/// row above holds once it is widened (gray is red, a gray pixel's alpha is alpha).
+static inline int sample(const uint8_t *rgba, int channels, int c) {
+    return channels <= 2 ? rgba[c == 0 ? 0 : 3] : rgba[c];
+}
+
+/// Row `src` (`width` pixels of `channels` samples, its filter byte before it) unfiltered into
+/// `out` as RGBA8, given the row above as RGBA8 (`above`, NULL for the first row). A pixel's
+/// samples are read before it is written, which the layout in imgfetch_png_decode_rows needs.
+static void unfilter_row(int filter, const uint8_t *src, const uint8_t *above, uint8_t *out, uint32_t width, int channels) {
+    for (uint32_t x = 0; x < width; x++, src += channels, out += 4) {
+        int value[4];
+        for (int c = 0; c < channels; c++) {
+            int a = x > 0 ? sample(out - 4, channels, c) : 0;
+            int b = above != NULL ? sample(above + 4 * x, channels, c) : 0;
+            int d = above != NULL && x > 0 ? sample(above + 4 * x - 4, channels, c) : 0;
+            int predictor = filter == 0 ? 0 : filter == 1 ? a : filter == 2 ? b : filter == 3 ? (a + b) >> 1 : paeth(a, b, d);
+            value[c] = (src[c] + predictor) & 0xFF;
+        }
+        switch (channels) {
+        case 1: out[0] = out[1] = out[2] = (uint8_t)value[0], out[3] = 255; break;
+        case 2: out[0] = out[1] = out[2] = (uint8_t)value[0], out[3] = (uint8_t)value[1]; break;
+        default:
+            for (int c = 0; c < 3; c++) out[c] = (uint8_t)value[c];
+            out[3] = channels == 4 ? (uint8_t)value[3] : 255;
+        }
+    }
+}
+
 // Sub, Average and Paeth depend on the pixel to the left, so a row is undone pixel by pixel; with
-// SSE2 one pixel's channels at a time, in 16-bit lanes.
+// SSE2 one pixel's channels at a time, in 16-bit lanes (for RGB the fourth lane carries the next
+// pixel's first byte along, unused).
 #if defined(__SSE2__)
 static inline __m128i load_pixel(const uint8_t *p) {
     int32_t v;
-    memcpy(&v, p, 4);  // the row buffers have slack past their end for a 3-byte pixel's fourth byte
+    memcpy(&v, p, 4);
     return _mm_unpacklo_epi8(_mm_cvtsi32_si128(v), _mm_setzero_si128());
-}
-
-static inline void store_pixel(uint8_t *p, __m128i v, int bpp) {
-    int32_t packed = _mm_cvtsi128_si32(_mm_packus_epi16(v, v));
-    memcpy(p, &packed, (size_t)bpp);
 }
 
 static inline __m128i abs16(__m128i v) { return _mm_max_epi16(v, _mm_sub_epi16(_mm_setzero_si128(), v)); }
 
-static void unfilter_wide(int filter, uint8_t *row, const uint8_t *prev, size_t length, int bpp) {
+static void unfilter_row_wide(int filter, const uint8_t *src, const uint8_t *above, uint8_t *out, uint32_t width, int channels) {
     const __m128i low_byte = _mm_set1_epi16(0xFF);
-    __m128i a = _mm_setzero_si128(), c = _mm_setzero_si128();
-    for (size_t i = 0; i < length; i += (size_t)bpp) {
-        __m128i x = load_pixel(row + i), b = load_pixel(prev + i), predictor;
-        if (filter == 1) {
+    const int32_t opaque = channels == 3 ? (int32_t)0xFF000000u : 0;
+    __m128i a = _mm_setzero_si128(), c = _mm_setzero_si128(), b = _mm_setzero_si128();
+    for (uint32_t x = 0; x < width; x++, src += channels, out += 4) {
+        __m128i value = load_pixel(src), predictor;
+        if (above != NULL) b = load_pixel(above + 4 * x);
+        if (filter == 0) {
+            predictor = _mm_setzero_si128();
+        } else if (filter == 1) {
             predictor = a;
+        } else if (filter == 2) {
+            predictor = b;
         } else if (filter == 3) {
             predictor = _mm_srli_epi16(_mm_add_epi16(a, b), 1);
         } else {
@@ -81,60 +112,14 @@ static void unfilter_wide(int filter, uint8_t *row, const uint8_t *prev, size_t 
             __m128i c_over_b = _mm_cmpgt_epi16(pb, pc);
             __m128i b_or_c = _mm_or_si128(_mm_and_si128(c_over_b, c), _mm_andnot_si128(c_over_b, b));
             predictor = _mm_or_si128(_mm_and_si128(not_a, b_or_c), _mm_andnot_si128(not_a, a));
-            c = b;
         }
-        a = _mm_and_si128(_mm_add_epi16(x, predictor), low_byte);
-        store_pixel(row + i, a, bpp);
+        c = b;
+        a = _mm_and_si128(_mm_add_epi16(value, predictor), low_byte);
+        int32_t packed = _mm_cvtsi128_si32(_mm_packus_epi16(a, a)) | opaque;
+        memcpy(out, &packed, 4);
     }
 }
 #endif
-
-/// Undoes `filter` on `row` (`length` bytes) given the row above, `prev` (zeros for the first).
-static int unfilter(int filter, uint8_t *row, const uint8_t *prev, size_t length, int bpp) {
-    switch (filter) {
-    case 0:
-        return 1;
-    case 2:
-        for (size_t i = 0; i < length; i++) row[i] = (uint8_t)(row[i] + prev[i]);
-        return 1;
-    case 1:
-    case 3:
-    case 4:
-        break;
-    default:
-        return 0;
-    }
-#if defined(__SSE2__)
-    if (bpp >= 3) {
-        unfilter_wide(filter, row, prev, length, bpp);
-        return 1;
-    }
-#endif
-    for (size_t i = 0; i < length; i++) {
-        int a = i >= (size_t)bpp ? row[i - bpp] : 0, b = prev[i], c = i >= (size_t)bpp ? prev[i - bpp] : 0;
-        int predictor = filter == 1 ? a : filter == 3 ? (a + b) >> 1 : paeth(a, b, c);
-        row[i] = (uint8_t)(row[i] + predictor);
-    }
-    return 1;
-}
-
-static void widen(const uint8_t *row, uint32_t width, int channels, uint8_t *out) {
-    switch (channels) {
-    case 4:
-        memcpy(out, row, (size_t)width * 4);
-        break;
-    case 3:
-        for (uint32_t x = 0; x < width; x++, row += 3, out += 4) {
-            out[0] = row[0], out[1] = row[1], out[2] = row[2], out[3] = 255;
-        }
-        break;
-    case 2:
-        for (uint32_t x = 0; x < width; x++, row += 2, out += 4) out[0] = out[1] = out[2] = row[0], out[3] = row[1];
-        break;
-    default:
-        for (uint32_t x = 0; x < width; x++, row++, out += 4) out[0] = out[1] = out[2] = row[0], out[3] = 255;
-    }
-}
 
 /// The IDAT chunks' data, joined (libdeflate inflates from one buffer), each chunk's CRC checked as
 /// libpng checks it; NULL when one is wrong or memory runs out. `*size` is the joined length.
@@ -157,44 +142,53 @@ static uint8_t *joined_image_data(const uint8_t *file, const size_t *offsets, si
     return joined;
 }
 
+/// The bytes the rows take inflated: each row's filter byte and samples.
+static size_t inflated_size(uint32_t width, uint32_t height, int channels) {
+    return ((size_t)width * (size_t)channels + 1) * height;
+}
+
+size_t imgfetch_png_rows_capacity(uint32_t width, uint32_t height, int channels) {
+    size_t pixels = (size_t)width * height * 4, inflated = inflated_size(width, height, channels);
+    return (pixels > inflated ? pixels : inflated) + 16;
+}
+
 int imgfetch_png_decode_rows(const uint8_t *file, const size_t *idat_offsets, size_t idat_count, uint32_t width,
-                             uint32_t height, int channels, uint8_t *rgba, char *message, size_t message_size) {
-    size_t length = (size_t)width * (size_t)channels, stride = length + 1;
-    if (channels < 1 || channels > 4 || width == 0 || (size_t)height > SIZE_MAX / 2 / stride) {
-        imgfetch_copy_message(message, message_size, NULL, "the image size is out of range");
+                             uint32_t height, int channels, uint8_t *rgba) {
+    if (channels < 1 || channels > 4 || width == 0 || height == 0 || (size_t)height > SIZE_MAX / 8 / ((size_t)width + 1)) {
         return IMGFETCH_CODEC_FAILED;
     }
-    size_t compressed_size = 0, inflated = 0;
+    // The rows are inflated into the end of the output buffer, and row y is unfiltered from there
+    // into its place at 4 · width · y. That place never reaches a byte of row y or a later row
+    // before it is read (a row takes at most 4 · width + 1 bytes inflated, and the rows end
+    // where the buffer does), and the row above is read as it was written, in RGBA: no second
+    // buffer of the image's size.
+    size_t stride = (size_t)width * (size_t)channels + 1, inflated = inflated_size(width, height, channels);
+    size_t start = imgfetch_png_rows_capacity(width, height, channels) - 16 - inflated;
+    size_t compressed_size = 0, produced = 0;
     uint8_t *compressed = joined_image_data(file, idat_offsets, idat_count, &compressed_size);
-    // Every row with its filter byte in front, and slack behind for a 3-byte pixel's fourth byte.
-    uint8_t *rows = malloc(stride * height + 16);
-    struct libdeflate_decompressor *decompressor = deflate_api.alloc_decompressor();
+    struct libdeflate_decompressor *decompressor = compressed != NULL ? deflate_api.alloc_decompressor() : NULL;
     int status = IMGFETCH_CODEC_FAILED;
-    if (compressed == NULL || rows == NULL || decompressor == NULL) {
-        imgfetch_copy_message(message, message_size, NULL, "a CRC is wrong, or memory ran out");
-    } else if (deflate_api.zlib_decompress(decompressor, compressed, compressed_size, rows, stride * height, &inflated) !=
-                   LIBDEFLATE_SUCCESS ||
-               inflated != stride * height) {
-        imgfetch_copy_message(message, message_size, NULL, "the image data does not inflate to the rows, exactly");
-    } else {
-        // The row above the first is zeros.
-        uint8_t *zeros = calloc(1, length + 16);
-        const uint8_t *prev = zeros;
-        status = zeros == NULL ? IMGFETCH_CODEC_FAILED : IMGFETCH_CODEC_DECODED;
-        for (uint32_t y = 0; y < height && status == IMGFETCH_CODEC_DECODED; y++) {
-            uint8_t *row = rows + (size_t)y * stride;
-            if (!unfilter(row[0], row + 1, prev, length, channels)) {
-                imgfetch_copy_message(message, message_size, NULL, "bad adaptive filter value");
+    if (decompressor != NULL &&
+        deflate_api.zlib_decompress(decompressor, compressed, compressed_size, rgba + start, inflated, &produced) == LIBDEFLATE_SUCCESS &&
+        produced == inflated) {
+        status = IMGFETCH_CODEC_DECODED;
+        for (uint32_t y = 0; y < height; y++) {
+            const uint8_t *row = rgba + start + (size_t)y * stride;
+            const uint8_t *above = y > 0 ? rgba + (size_t)(y - 1) * width * 4 : NULL;
+            if (row[0] > 4) {
                 status = IMGFETCH_CODEC_FAILED;
                 break;
             }
-            widen(row + 1, width, channels, rgba + (size_t)y * width * 4);
-            prev = row + 1;
+#if defined(__SSE2__)
+            if (channels >= 3) {
+                unfilter_row_wide(row[0], row + 1, above, rgba + (size_t)y * width * 4, width, channels);
+                continue;
+            }
+#endif
+            unfilter_row(row[0], row + 1, above, rgba + (size_t)y * width * 4, width, channels);
         }
-        free(zeros);
     }
     deflate_api.free_decompressor(decompressor);
-    free(rows);
     free(compressed);
     return status;
 }

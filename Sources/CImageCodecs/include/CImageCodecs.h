@@ -146,15 +146,17 @@ int imgfetch_jxl_animation_next(struct imgfetch_jxl_animation *animation, uint8_
 void imgfetch_jxl_animation_close(struct imgfetch_jxl_animation *animation);
 
 /// The image data of an 8-bit, non-interlaced PNG of `channels` samples a pixel (1 gray, 2 gray
-/// and alpha, 3 RGB, 4 RGBA), read by imgfetch itself (png_rows.c) into `rgba`, `width` ×
-/// `height` × 4 bytes. `idat_offsets` are where its `idat_count` IDAT chunks start (their length
-/// field), in file order, each whole within `file`. Needs imgfetch_deflate_load. Returns
+/// and alpha, 3 RGB, 4 RGBA), read by imgfetch itself (png_rows.c) into `rgba`: `width` ×
+/// `height` × 4 bytes of RGBA8, in a buffer of imgfetch_png_rows_capacity bytes (the inflated
+/// rows wait at its end). `idat_offsets` are where its `idat_count` IDAT chunks start (their
+/// length field), in file order, each whole within `file`. Needs imgfetch_deflate_load. Returns
 /// IMGFETCH_CODEC_DECODED, or IMGFETCH_CODEC_FAILED for anything else (a wrong CRC, a stream that
-/// is damaged, ends early or runs on, an unknown filter), with why in `message`: libpng should
-/// then read the file, to decode what this reader does not take or to say what is wrong.
+/// is damaged, ends early or runs on, an unknown filter): libpng should then read the file, to
+/// decode what this reader does not take or to say what is wrong.
 const char *imgfetch_deflate_load(void);  // libdeflate, in png_rows.c
+size_t imgfetch_png_rows_capacity(uint32_t width, uint32_t height, int channels);
 int imgfetch_png_decode_rows(const uint8_t *file, const size_t *idat_offsets, size_t idat_count, uint32_t width,
-                             uint32_t height, int channels, uint8_t *rgba, char *message, size_t message_size);
+                             uint32_t height, int channels, uint8_t *rgba);
 
 /// The first page, as stored (not turned by its Orientation tag), with straight alpha.
 int imgfetch_tiff_decode(const uint8_t *data, size_t size, uint8_t *rgba, uint32_t width, uint32_t height,

@@ -60,14 +60,18 @@ struct PNGImageData {
     /// filter, libdeflate missing), which libpng then reads to decode it or to say what is wrong.
     func decodeRGBA(_ data: Data, width: Int, height: Int) -> [UInt8]? {
         guard imgfetch_deflate_load() == nil else { return nil }
-        return try? CodecCall.fillRGBA(format: .png, width: width, height: height) { rgba, message, messageSize in
-            data.withUnsafeBytes { file in
+        let (columns, rows, samples) = (UInt32(width), UInt32(height), Int32(channels))
+        var status = Int32(IMGFETCH_CODEC_FAILED)
+        let pixels = PixelBuffer.make(byteCount: width * height * 4, capacity: imgfetch_png_rows_capacity(columns, rows, samples)) { rgba in
+            status = data.withUnsafeBytes { file in
                 chunkOffsets.withUnsafeBufferPointer { offsets in
                     imgfetch_png_decode_rows(
                         file.baseAddress?.assumingMemoryBound(to: UInt8.self), offsets.baseAddress, offsets.count,
-                        UInt32(width), UInt32(height), Int32(channels), rgba, message, messageSize)
+                        columns, rows, samples, rgba.baseAddress)
                 }
             }
+            if status != IMGFETCH_CODEC_DECODED { rgba.initialize(repeating: 0) }
         }
+        return status == IMGFETCH_CODEC_DECODED ? pixels : nil
     }
 }
