@@ -164,6 +164,34 @@ final class StartupTests: EndToEndTestCase {
         if let named, let loaded { XCTAssertLessThan(named, loaded, "the engine thread started after libcurl was loaded") }
     }
 
+    /// A key with no file in the cache is a miss only a fetch can answer: libcurl starts loading on
+    /// a thread of its own before the index opens, into an existing cache and into a new one (see
+    /// `Downloader.startEngine`). The thread is named as it starts, on the thread that starts it,
+    /// so its name comes before the index in the trace whatever the threads do next.
+    func testAMissStartsLoadingLibcurlBeforeTheIndexOpens() throws {
+        func order(_ name: String) throws -> (started: Int?, index: Int?, trace: String) {
+            let trace = lines(try traced(["get", url(name)], syscalls: "openat,write", followingThreads: true))
+            let started = trace.firstIndex { $0.contains("\"imgfetch.dlopen\"") }
+            let index = trace.firstIndex { $0.contains("openat(") && $0.contains("/index.sqlite\"") }
+            return (started, index, trace.joined(separator: "\n"))
+        }
+        for name in ["baseline.jpg", "alpha.png"] {  // a new cache, then one that exists
+            let (started, index, trace) = try order(name)
+            XCTAssertNotNil(started, trace)
+            XCTAssertNotNil(index, trace)
+            if let started, let index { XCTAssertLessThan(started, index, "\(name): libcurl began loading after the index opened") }
+        }
+        XCTAssertEqual(try cachedEntries().count, 2)
+    }
+
+    /// A miss that may not fetch never loads libcurl: `--cache-only`.
+    func testACacheOnlyMissNeverLoadsLibcurl() throws {
+        let miss = try imgfetch(["get", "--cache-only", url("baseline.jpg")], environment: ["LD_DEBUG": "files"])
+        XCTAssertEqual(miss.status, 6, miss.stderr)
+        XCTAssertFalse(miss.stderr.contains("libcurl"), "a cache-only miss loaded libcurl")
+        XCTAssertEqual(try requests("/baseline.jpg"), 0)
+    }
+
     /// Without libcurl a fetch fails with the network status and names the package, and the engine
     /// thread waiting for the load ends with it. The library is hidden behind /dev/null in a
     /// private mount namespace (needs root or user namespaces, and unshare(1)).

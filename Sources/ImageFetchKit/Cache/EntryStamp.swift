@@ -97,12 +97,25 @@ struct EntryStamp: Equatable, Sendable {
     /// one. Like every stamp call, it does not follow a symbolic link at `path` (a link carries no
     /// user attribute): an entry file replaced by a link is never served from its stamp.
     static func read(from path: String) -> EntryStamp? {
+        if case .stamp(let stamp) = look(at: path) { return stamp }
+        return nil
+    }
+
+    /// What the file at `path` carries: a stamp, none (or an unreadable one), or there is no file.
+    enum Lookup {
+        case stamp(EntryStamp)
+        case noStamp
+        case noFile
+    }
+
+    /// `read(from:)`, telling a missing file from a file without a stamp.
+    static func look(at path: String) -> Lookup {
         // A tuple: a stack buffer, where an array would allocate on every hit.
         var buffer: (UInt64, UInt64, UInt64, UInt64, UInt64, UInt64) = (0, 0, 0, 0, 0, 0)
-        return withUnsafeMutableBytes(of: &buffer) { buffer -> EntryStamp? in
+        return withUnsafeMutableBytes(of: &buffer) { buffer -> Lookup in
             let count = lgetxattr(path, attributeName, buffer.baseAddress, buffer.count)
-            guard count > 0 else { return nil }
-            return EntryStamp(decoding: UnsafeRawBufferPointer(rebasing: buffer[..<count]))
+            guard count > 0 else { return count < 0 && errno == ENOENT ? .noFile : .noStamp }
+            return EntryStamp(decoding: UnsafeRawBufferPointer(rebasing: buffer[..<count])).map { .stamp($0) } ?? .noStamp
         }
     }
 

@@ -1,5 +1,6 @@
 import CCurl
 import FoundationEssentials
+import Synchronization
 
 /// The network loader: fetches over the process's single libcurl engine, coalescing equal
 /// requests, within this downloader's concurrency limit and queue order. Coalescing and the
@@ -24,6 +25,18 @@ public final class Downloader: DataLoading {
         self.engine = CurlEngine.shared
         self.client = EngineClient(id: CurlEngine.makeID(), configuration: configuration, observer: observer)
     }
+
+    /// Starts loading libcurl (and its 30-odd libraries) and the engine on a thread of its own, if
+    /// no one has yet, and returns at once: for a load that will need the network, so that the
+    /// dynamic loader's 5 ms or so run beside the index opening and the task starting instead of
+    /// after them. The first `Downloader` then finds the engine loaded or waits for the rest.
+    /// A load that turns out not to need the network has spent a second core's time, not its own.
+    public static func startEngine() {
+        guard !engineStarted.exchange(true, ordering: .relaxed) else { return }
+        DetachedThread.start(name: "imgfetch.dlopen") { _ = CurlEngine.shared }
+    }
+
+    private static let engineStarted = Atomic(false)
 
     public func load(
         _ request: DownloadRequest,

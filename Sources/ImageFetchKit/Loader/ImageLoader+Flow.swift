@@ -48,9 +48,15 @@ extension ImageLoader {
                 if options.cacheOnly { throw .notCached(url) }
                 return .needsNetwork(NetworkLoad(url: url, key: key, cache: nil))
             }
-            if let image = try stampedHitWhileIndexClosed(for: key, url: url, options: options) {
+            switch try stampAnswerWhileIndexClosed(for: key, url: url, options: options) {
+            case .hit(let image):
                 remember(image, for: key)
                 return .answered(.loaded(image))
+            case .noFile:
+                // A fetch is all but certain: libcurl loads while the index opens (see `Downloader.startEngine`).
+                if !options.cacheOnly, configuration.dataLoader == nil { Downloader.startEngine() }
+            case .indexMustAnswer:
+                break
             }
             let cache = try diskCache(for: url)
             if !options.refresh, let stored = try lookUp(key, url: url, in: cache), isFresh(stored, in: cache, options: options) {

@@ -28,7 +28,7 @@ extension ImageLoader {
             return .answered(.loaded(image))
         }
         if options.noDiskCache { return .needsVariant(VariantLoad(url: url, spec: spec, original: original, key: key, cache: nil)) }
-        if var image = try stampedHitWhileIndexClosed(for: key, url: url, options: options) {
+        if case .hit(var image) = try stampAnswerWhileIndexClosed(for: key, url: url, options: options) {
             image.variant = spec.description
             remember(image, for: key)
             return .answered(.loaded(image))
