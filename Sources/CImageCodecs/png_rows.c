@@ -1,5 +1,5 @@
 // PNG image data read by imgfetch itself for the transforms: the IDAT stream inflated whole by
-// libdeflate, each row unfiltered (SSE2 for 3- and 4-byte pixels) and widened to RGBA8.
+// libdeflate, each row unfiltered (SSE2 for 3- and 4-byte pixels) straight into its RGBA8 row.
 //
 // Why not libpng: Debian's libpng is built without its SIMD filters, and a photo's rows are nearly
 // all Paeth-filtered, which libpng undoes a byte at a time; and zlib, inflating a row at a time
@@ -157,11 +157,12 @@ int imgfetch_png_decode_rows(const uint8_t *file, const size_t *idat_offsets, si
     if (channels < 1 || channels > 4 || width == 0 || height == 0 || (size_t)height > SIZE_MAX / 8 / ((size_t)width + 1)) {
         return IMGFETCH_CODEC_FAILED;
     }
-    // The rows are inflated into the end of the output buffer, and row y is unfiltered from there
-    // into its place at 4 · width · y. That place never reaches a byte of row y or a later row
-    // before it is read (a row takes at most 4 · width + 1 bytes inflated, and the rows end
-    // where the buffer does), and the row above is read as it was written, in RGBA: no second
-    // buffer of the image's size.
+    // The rows are inflated into the end of the output buffer (16 bytes before it ends: room for
+    // the last pixel's 4-byte read), and row y is unfiltered from there into its place at
+    // 4 · width · y. That place never reaches a byte of row y or a later row before it is read (a
+    // row takes at most 4 · width + 1 bytes inflated, and the rows end where the pixels end, or
+    // past them for RGBA), and the row above is read as it was written, in RGBA: no second buffer
+    // of the image's size.
     size_t stride = (size_t)width * (size_t)channels + 1, inflated = inflated_size(width, height, channels);
     size_t start = imgfetch_png_rows_capacity(width, height, channels) - 16 - inflated;
     size_t compressed_size = 0, produced = 0;

@@ -31,7 +31,7 @@ public final class Downloader: DataLoading {
     /// dynamic loader's 5 ms or so run beside the index opening and the task starting instead of
     /// after them. The first `Downloader` then finds the engine loaded or waits for the rest.
     /// A load that turns out not to need the network has spent a second core's time, not its own.
-    public static func startEngine() {
+    static func startEngine() {
         guard !engineStarted.exchange(true, ordering: .relaxed) else { return }
         DetachedThread.start(name: "imgfetch.dlopen") { _ = CurlEngine.shared }
     }
