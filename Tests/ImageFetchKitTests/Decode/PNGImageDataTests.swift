@@ -93,7 +93,7 @@ private struct RowFilteredPNG {
         var out: [UInt8] = [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]
         out += chunk("IHDR", bigEndian(width) + bigEndian(height) + [8, colorType, 0, 0, 0])
         if let (type, body) = extraChunk { out += chunk(type, body) }
-        let stream = zlibStored(filteredRows(filterOfRow))
+        let stream = storedZlibStream(filteredRows(filterOfRow))
         let pieceSize = (stream.count + idatPieces - 1) / idatPieces
         let pieces = stride(from: 0, to: stream.count, by: pieceSize).map { Array(stream[$0..<min($0 + pieceSize, stream.count)]) }
         for piece in droppingLastIDAT ? pieces.dropLast() : pieces[...] { out += chunk("IDAT", piece) }
@@ -128,21 +128,6 @@ private struct RowFilteredPNG {
     private static func paeth(_ a: Int, _ b: Int, _ c: Int) -> Int {
         let (pa, pb, pc) = (abs(b - c), abs(a - c), abs(a + b - 2 * c))
         return pa <= pb && pa <= pc ? a : pb <= pc ? b : c
-    }
-
-    private func zlibStored(_ bytes: [UInt8]) -> [UInt8] {
-        var out: [UInt8] = [0x78, 0x01]
-        var offset = 0
-        repeat {
-            let count = min(65535, bytes.count - offset)
-            let final: UInt8 = offset + count == bytes.count ? 1 : 0
-            out += [final, UInt8(count & 0xFF), UInt8(count >> 8), UInt8(~count & 0xFF), UInt8((~count >> 8) & 0xFF)]
-            out += bytes[offset..<(offset + count)]
-            offset += count
-        } while offset < bytes.count
-        var (s1, s2) = (UInt32(1), UInt32(0))
-        for byte in bytes { s1 = (s1 + UInt32(byte)) % 65521; s2 = (s2 + s1) % 65521 }
-        return out + bigEndian(Int(s2 << 16 | s1))
     }
 
     private func chunk(_ type: String, _ body: [UInt8]) -> [UInt8] {

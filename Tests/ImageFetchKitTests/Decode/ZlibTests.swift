@@ -1,25 +1,10 @@
 import XCTest
 @testable import ImageFetchKit
 
-/// `Zlib.inflate`, on zlib streams built here from stored (uncompressed) blocks, so each test
-/// knows exactly what they inflate to.
+/// `Zlib.inflate`, on zlib streams built from stored (uncompressed) blocks (`storedZlibStream`),
+/// so each test knows exactly what they inflate to.
 final class ZlibTests: XCTestCase {
-    /// A zlib stream holding `bytes` in stored blocks of at most 65535 bytes, with its Adler-32.
-    private func stored(_ bytes: [UInt8]) -> Data {
-        var out: [UInt8] = [0x78, 0x01]
-        var offset = 0
-        repeat {
-            let count = min(65535, bytes.count - offset)
-            let final: UInt8 = offset + count == bytes.count ? 1 : 0
-            out += [final, UInt8(count & 0xFF), UInt8(count >> 8), UInt8(~count & 0xFF), UInt8((~count >> 8) & 0xFF)]
-            out += bytes[offset..<(offset + count)]
-            offset += count
-        } while offset < bytes.count
-        var a: UInt32 = 1, b: UInt32 = 0
-        for byte in bytes { a = (a + UInt32(byte)) % 65521; b = (b + a) % 65521 }
-        let adler = b << 16 | a
-        return Data(out + [24, 16, 8, 0].map { UInt8(truncatingIfNeeded: adler >> UInt32($0)) })
-    }
+    private func stored(_ bytes: [UInt8]) -> Data { Data(storedZlibStream(bytes)) }
 
     func testAStreamInflatesToItsBytes() {
         let bytes = (0..<200_000).map { UInt8(truncatingIfNeeded: $0 * 7) }
