@@ -30,6 +30,24 @@ final class TIFFDecoderTests: XCTestCase {
         assertPixel(alpha, Fixture.blue, is: .opaqueBlue)
     }
 
+    /// Found by `scripts/fuzz decode`: 428 bytes declaring 65343×48 pixels (within a 4 MP limit)
+    /// of 513 samples each, for which libtiff allocated 1.6 GB to read one strip.
+    func testMoreSamplesAPixelThanAnyColourModelIsRefusedFromTheHeader() throws {
+        let data = try Data(contentsOf: URL(fileURLWithPath: #filePath)
+            .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+            .appendingPathComponent("Fuzz/regressions/decode/tiff-samples-a-pixel"))
+        let error = decodeError { () throws(DecodeError) in try registry.validate(data, limits: DecodeLimits(maxPixels: 4_000_000)) }
+        XCTAssertEqual(error, .corrupt(.tiff, reason: "it declares 513 samples a pixel, more than the 8 imgfetch reads"))
+        // The same count as a signed SHORT, which libtiff takes as well, is refused alike.
+        var signed = [UInt8](data)
+        let directory = Int(signed[4]) | Int(signed[5]) << 8
+        let entry = try XCTUnwrap((0..<14).map { directory + 2 + $0 * 12 }.first { signed[$0] == 0x15 && signed[$0 + 1] == 0x01 })
+        signed[entry + 2] = 8
+        XCTAssertEqual(decodeError { () throws(DecodeError) in try registry.probe(Data(signed)) }, error)
+        // The fixtures, up to RGBA, are read as before.
+        XCTAssertEqual(try registry.probe(try Fixture.data("alpha.tif")).hasAlpha, true)
+    }
+
     func testAStripPastTheEndOfTheFileIsTruncated() throws {
         let data = try Fixture.data("truncated-strip.tif")
         XCTAssertEqual(try registry.probe(data).width, 16)

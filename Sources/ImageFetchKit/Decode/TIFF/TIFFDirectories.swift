@@ -46,7 +46,8 @@ struct TIFFDirectories {
         guard !pages.isEmpty else { throw .corrupt(.tiff, reason: "it has no image directory") }
     }
 
-    /// The `index`th value of `tag` (SHORT or LONG, or BYTE) on `page`; nil when absent or short.
+    /// The `index`th value of `tag` (SHORT or LONG, or BYTE, or their signed kinds, which libtiff
+    /// also takes for its counts and sizes) on `page`; nil when absent, short or negative.
     func value(_ tag: Int, page: Int = 0, index: Int = 0) -> Int? {
         guard let entry = pages[page].first(where: { $0.tag == tag }), index < entry.count else { return nil }
         return value(of: entry, index: index)
@@ -65,6 +66,9 @@ struct TIFFDirectories {
         case 1, 7: bytes.uint8(at: entry.valueOffset + index).map(Int.init)
         case 3: uint16(at: entry.valueOffset + index * 2)
         case 4, 13: uint32(at: entry.valueOffset + index * 4)
+        case 6: bytes.uint8(at: entry.valueOffset + index).map { Int(Int8(truncatingIfNeeded: $0)) }.flatMap { $0 < 0 ? nil : $0 }
+        case 8: uint16(at: entry.valueOffset + index * 2).map { Int(Int16(truncatingIfNeeded: $0)) }.flatMap { $0 < 0 ? nil : $0 }
+        case 9: uint32(at: entry.valueOffset + index * 4).map { Int(Int32(truncatingIfNeeded: $0)) }.flatMap { $0 < 0 ? nil : $0 }
         default: nil
         }
     }
