@@ -17,7 +17,8 @@ extension ImageLoader {
     /// `stampAnswer(for:options:)` while the index is closed, for originals and variants alike.
     /// Once a miss has opened it, the index answers: a lookup on an open connection costs less
     /// than a miss's `getxattr` calls, one per stored format (a cold prefetch of 1000 images made
-    /// 4000 of them for nothing when there were four formats). Nothing is read from a directory another user could have written in.
+    /// 4000 of them for nothing when there were four formats). Nothing is read from a directory
+    /// another user could have written in.
     func stampAnswerWhileIndexClosed(for key: CacheKey, url: URL, options: LoadOptions) throws(LoaderError) -> StampAnswer {
         guard !options.refresh, !hasOpenedDiskCache else { return .indexMustAnswer }
         switch directoryCheck {

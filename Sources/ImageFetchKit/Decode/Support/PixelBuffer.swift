@@ -10,9 +10,9 @@ enum PixelBuffer {
     /// Pixel memory is fresh from the kernel, so touching it costs a page fault per 4 KB page,
     /// which for a multi-megapixel image costs about as much as a third of the decode. Asking for
     /// transparent huge pages first makes that one fault per 2 MB.
-    /// `capacity` (at least `byteCount`) gives `fill` room past the pixels to work in.
-    static func make(byteCount: Int, capacity: Int? = nil, _ fill: (UnsafeMutableBufferPointer<UInt8>) -> Void) -> [UInt8] {
-        [UInt8](unsafeUninitializedCapacity: max(byteCount, capacity ?? 0)) { buffer, initialized in
+    /// A `capacity` over `byteCount` gives `fill` room past the pixels to work in.
+    static func make(byteCount: Int, capacity: Int = 0, _ fill: (UnsafeMutableBufferPointer<UInt8>) -> Void) -> [UInt8] {
+        [UInt8](unsafeUninitializedCapacity: max(byteCount, capacity)) { buffer, initialized in
             adviseHugePages(buffer)
             fill(buffer)
             initialized = byteCount

@@ -62,15 +62,16 @@ struct TIFFDirectories {
     }
 
     private func value(of entry: Entry, index: Int) -> Int? {
-        switch entry.type {
+        let value: Int? = switch entry.type {
         case 1, 7: bytes.uint8(at: entry.valueOffset + index).map(Int.init)
         case 3: uint16(at: entry.valueOffset + index * 2)
         case 4, 13: uint32(at: entry.valueOffset + index * 4)
-        case 6: bytes.uint8(at: entry.valueOffset + index).map { Int(Int8(truncatingIfNeeded: $0)) }.flatMap { $0 < 0 ? nil : $0 }
-        case 8: uint16(at: entry.valueOffset + index * 2).map { Int(Int16(truncatingIfNeeded: $0)) }.flatMap { $0 < 0 ? nil : $0 }
-        case 9: uint32(at: entry.valueOffset + index * 4).map { Int(Int32(truncatingIfNeeded: $0)) }.flatMap { $0 < 0 ? nil : $0 }
+        case 6: bytes.uint8(at: entry.valueOffset + index).map { Int(Int8(truncatingIfNeeded: $0)) }
+        case 8: uint16(at: entry.valueOffset + index * 2).map { Int(Int16(truncatingIfNeeded: $0)) }
+        case 9: uint32(at: entry.valueOffset + index * 4).map { Int(Int32(truncatingIfNeeded: $0)) }
         default: nil
         }
+        return value.flatMap { $0 < 0 ? nil : $0 }
     }
 
     private static func byteSize(ofType type: Int) -> Int {
