@@ -12,7 +12,8 @@ import Synchronization
 public final class Downloader: DataLoading {
     public let configuration: DownloaderConfiguration
     private let client: EngineClient
-    private let engine: Result<CurlEngine, CurlEngine.LoadFailure>
+    /// Whether the next request may still go to `PlainHTTPFetch` (see the configuration).
+    private let plainRequestAvailable: Atomic<Bool>
 
     public convenience init(configuration: DownloaderConfiguration = DownloaderConfiguration()) {
         self.init(configuration: configuration, observer: nil)
@@ -22,7 +23,7 @@ public final class Downloader: DataLoading {
     /// engine's thread; tests use it to wait for a state instead of sleeping.
     init(configuration: DownloaderConfiguration, observer: (@Sendable (DownloadEvent) -> Void)?) {
         self.configuration = configuration
-        self.engine = CurlEngine.shared
+        self.plainRequestAvailable = Atomic(configuration.firstRequestWithoutLibcurl)
         self.client = EngineClient(id: CurlEngine.makeID(), configuration: configuration, observer: observer)
     }
 
@@ -53,8 +54,12 @@ public final class Downloader: DataLoading {
         guard scheme == "http" || scheme == "https" else {
             throw DownloadError(url: request.url, kind: .unsupportedScheme)
         }
+        if plainRequestAvailable.exchange(false, ordering: .relaxed), PlainHTTPFetch.accepts(request),
+           case .answered(let result) = await plainFetch(request, progress: progress) {
+            return try result.get()
+        }
         let engine: CurlEngine
-        switch self.engine {
+        switch CurlEngine.shared {
         case .success(let loaded): engine = loaded
         case .failure(let failure):
             throw DownloadError(url: request.url, kind: .transport(code: Int(CURLE_FAILED_INIT.rawValue)), detail: failure.reason)
@@ -72,5 +77,21 @@ public final class Downloader: DataLoading {
             engine.send(.cancel(requesterID: id))
         }
         return try result.get()
+    }
+
+    /// `PlainHTTPFetch` on a thread of its own, as its waits block.
+    private func plainFetch(
+        _ request: DownloadRequest, progress: (@Sendable (DownloadProgress) -> Void)?
+    ) async -> PlainHTTPFetch.Outcome {
+        let cancellation = PlainConnection.Cancellation()
+        return await withTaskCancellationHandler {
+            await withCheckedContinuation { (continuation: CheckedContinuation<PlainHTTPFetch.Outcome, Never>) in
+                DetachedThread.start(name: "imgfetch.http") {
+                    continuation.resume(returning: PlainHTTPFetch.fetch(request, progress: progress, cancellation: cancellation))
+                }
+            }
+        } onCancel: {
+            cancellation.raised.store(true, ordering: .relaxed)
+        }
     }
 }

@@ -13,8 +13,14 @@ public struct DownloaderConfiguration: Hashable, Sendable {
         case lifo
     }
 
-    public init(maxConcurrentDownloads: Int = 6, order: Order = .fifo) {
+    /// Lets the first request, when `PlainHTTPFetch` takes it (a plain-http GET), go over
+    /// imgfetch's own HTTP/1.1 client instead of waiting for libcurl to load: for a command that
+    /// fetches one URL. Later requests, and any the client hands back, go over libcurl.
+    public var firstRequestWithoutLibcurl: Bool
+
+    public init(maxConcurrentDownloads: Int = 6, order: Order = .fifo, firstRequestWithoutLibcurl: Bool = false) {
         self.maxConcurrentDownloads = max(1, maxConcurrentDownloads)
         self.order = order
+        self.firstRequestWithoutLibcurl = firstRequestWithoutLibcurl
     }
 }

@@ -2,6 +2,9 @@ import CCurl
 import FoundationEssentials
 
 extension Transfer {
+    /// What every request says it comes from, over libcurl or `PlainHTTPFetch`.
+    static let userAgent = "imgfetch/0.1"
+
     /// Applies the request to `easy`: safe defaults (http/https only, TLS verified, the default
     /// Accept header) plus the request's own options. Returns the first code libcurl refused.
     func configure(_ easy: UnsafeMutableRawPointer) -> CURLcode {
@@ -25,7 +28,7 @@ extension Transfer {
         // Best effort: libcurl refuses it on a reused handle that still holds its old buffer
         // (after a failed transfer), and the transfer is as correct without it.
         _ = imgfetch_easy_setopt_long(easy, CURLOPT_BUFFERSIZE, 128 * 1024)
-        set(imgfetch_easy_setopt_string(easy, CURLOPT_USERAGENT, "imgfetch/0.1"))
+        set(imgfetch_easy_setopt_string(easy, CURLOPT_USERAGENT, Self.userAgent))
 
         // Only http and https, for the first request and every redirect (no file://, ftp://, …).
         set(imgfetch_easy_setopt_string(easy, CURLOPT_PROTOCOLS_STR, "http,https"))

@@ -53,8 +53,11 @@ extension ImageLoader {
                 remember(image, for: key)
                 return .answered(.loaded(image))
             case .noFile:
-                // A fetch is all but certain: libcurl loads while the index opens (see `Downloader.startEngine`).
-                if !options.cacheOnly, configuration.dataLoader == nil { Downloader.startEngine() }
+                // A fetch is all but certain: libcurl loads while the index opens (see
+                // `Downloader.startEngine`), unless imgfetch's own client will make the request.
+                if !options.cacheOnly, configuration.dataLoader == nil, !fetchesWithoutLibcurl(url, options: options) {
+                    Downloader.startEngine()
+                }
             case .indexMustAnswer:
                 break
             }

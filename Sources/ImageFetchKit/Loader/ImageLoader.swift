@@ -147,7 +147,8 @@ public final class ImageLoader: Sendable {
         return openedDataLoader.withLock { opened in
             if let opened { return opened }
             let downloader = Downloader(configuration: DownloaderConfiguration(
-                maxConcurrentDownloads: configuration.maxConcurrentTransfers, order: configuration.transferOrder))
+                maxConcurrentDownloads: configuration.maxConcurrentTransfers, order: configuration.transferOrder,
+                firstRequestWithoutLibcurl: configuration.firstFetchWithoutLibcurl))
             opened = downloader
             return downloader
         }

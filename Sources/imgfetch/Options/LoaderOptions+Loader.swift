@@ -12,14 +12,15 @@ extension LoaderOptions {
     }
 
     /// A loader on the cache `--cache-dir` names (`cacheDir`), else the one the environment names,
-    /// with the remote tier `--remote-cache` or the environment names, if any.
+    /// with the remote tier `--remote-cache` or the environment names, if any. `oneURL`: the run
+    /// fetches at most one URL, which may then go without libcurl (`firstFetchWithoutLibcurl`).
     static func makeLoader(
         cacheDir: String?, remoteCache: String?, remoteCacheMode: RemoteCacheConfiguration.Mode,
-        concurrency: Int, memoryCostLimit: Int = LoaderConfiguration.defaultMemoryCostLimit
+        concurrency: Int, memoryCostLimit: Int = LoaderConfiguration.defaultMemoryCostLimit, oneURL: Bool = false
     ) throws -> ImageLoader {
         ImageLoader(configuration: LoaderConfiguration(
             cacheDirectory: try CacheLocationOptions.resolvedDirectory(cacheDir: cacheDir), memoryCostLimit: memoryCostLimit,
-            maxConcurrentTransfers: concurrency,
+            maxConcurrentTransfers: concurrency, firstFetchWithoutLibcurl: oneURL,
             remoteCache: try RemoteCacheOptions.configuration(explicit: remoteCache, mode: remoteCacheMode)))
     }
 }

@@ -1,0 +1,119 @@
+import Glibc
+import Synchronization
+
+/// One TCP connection of `PlainHTTPFetch`: nonblocking, every wait bounded by a deadline and
+/// broken off within a tenth of a second of a cancellation.
+final class PlainConnection {
+    private let socket: Int32
+
+    private init(socket: Int32) {
+        self.socket = socket
+    }
+
+    deinit { close(socket) }
+
+    /// Set from another thread when every requester has gone; waits end at their next slice.
+    final class Cancellation: Sendable {
+        let raised = Atomic(false)
+    }
+
+    enum OpenFailure: Error {
+        /// The name did not resolve, or every address refused or failed: nothing was sent.
+        case unreachable
+        /// No address answered within the timeout.
+        case timedOut
+        case cancelled
+    }
+
+    enum Received {
+        case bytes(Int)
+        /// The server closed the connection.
+        case end
+        /// The connection failed, with the system's error number.
+        case failed(Int32)
+        /// Nothing arrived before the deadline.
+        case timedOut
+        case cancelled
+    }
+
+    /// Connects to `host` (a name or an address literal) on `port`, trying its addresses in the
+    /// resolver's order, all within `deadline`.
+    static func open(host: String, port: Int, deadline: ContinuousClock.Instant, cancellation: Cancellation) -> Result<PlainConnection, OpenFailure> {
+        var hints = addrinfo()
+        hints.ai_socktype = Int32(SOCK_STREAM.rawValue)
+        hints.ai_flags = AI_NUMERICSERV | AI_ADDRCONFIG
+        var found: UnsafeMutablePointer<addrinfo>?
+        guard getaddrinfo(host, String(port), &hints, &found) == 0, let first = found else { return .failure(.unreachable) }
+        defer { freeaddrinfo(first) }
+        var next: UnsafeMutablePointer<addrinfo>? = first
+        while let address = next?.pointee {
+            next = address.ai_next
+            let socket = Glibc.socket(address.ai_family, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_NONBLOCK.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
+            guard socket >= 0 else { continue }
+            let connection = PlainConnection(socket: socket)
+            if connect(socket, address.ai_addr, address.ai_addrlen) != 0 {
+                guard errno == EINPROGRESS else { continue }
+                switch connection.wait(for: Int16(POLLOUT), until: deadline, cancellation: cancellation) {
+                case .timedOut: return .failure(.timedOut)
+                case .cancelled: return .failure(.cancelled)
+                case .ready: break
+                }
+                var error: Int32 = 0
+                var length = socklen_t(MemoryLayout<Int32>.size)
+                guard getsockopt(socket, SOL_SOCKET, SO_ERROR, &error, &length) == 0, error == 0 else { continue }
+            }
+            // Requests and replies are single writes; Nagle would only hold back a request's tail.
+            var on: Int32 = 1
+            _ = setsockopt(socket, Int32(IPPROTO_TCP), TCP_NODELAY, &on, socklen_t(MemoryLayout<Int32>.size))
+            return .success(connection)
+        }
+        return .failure(.unreachable)
+    }
+
+    /// Sends all of `bytes`; false when the connection failed, timed out or was cancelled first.
+    func send(_ bytes: [UInt8], until deadline: ContinuousClock.Instant, cancellation: Cancellation) -> Bool {
+        var offset = 0
+        while offset < bytes.count {
+            let sent = bytes.withUnsafeBytes { buffer in
+                Glibc.send(socket, buffer.baseAddress! + offset, buffer.count - offset, Int32(MSG_NOSIGNAL))
+            }
+            if sent > 0 { offset += sent; continue }
+            guard sent < 0, errno == EAGAIN || errno == EINTR else { return false }
+            guard case .ready = wait(for: Int16(POLLOUT), until: deadline, cancellation: cancellation) else { return false }
+        }
+        return true
+    }
+
+    /// Receives what has arrived into `buffer`, waiting until `deadline` for the first byte.
+    func receive(into buffer: UnsafeMutableRawBufferPointer, until deadline: ContinuousClock.Instant, cancellation: Cancellation) -> Received {
+        while true {
+            let count = recv(socket, buffer.baseAddress, buffer.count, 0)
+            if count > 0 { return .bytes(count) }
+            if count == 0 { return .end }
+            let error = errno
+            guard error == EAGAIN || error == EINTR else { return .failed(error) }
+            switch wait(for: Int16(POLLIN), until: deadline, cancellation: cancellation) {
+            case .ready: continue
+            case .timedOut: return .timedOut
+            case .cancelled: return .cancelled
+            }
+        }
+    }
+
+    private enum Wait { case ready, timedOut, cancelled }
+
+    /// Polls for `events` in slices of at most 100 ms, so that a cancellation is seen promptly.
+    private func wait(for events: Int16, until deadline: ContinuousClock.Instant, cancellation: Cancellation) -> Wait {
+        while true {
+            if cancellation.raised.load(ordering: .relaxed) { return .cancelled }
+            let remaining = deadline - .now
+            guard remaining > .zero else { return .timedOut }
+            let slice = Int32(min(remaining, .milliseconds(100)).milliseconds) + 1
+            var descriptor = pollfd(fd: socket, events: events, revents: 0)
+            let ready = poll(&descriptor, 1, slice)
+            // An error or hang-up counts as ready: the next call on the socket reports it.
+            if ready > 0 { return .ready }
+            if ready < 0, errno != EINTR { return .ready }
+        }
+    }
+}

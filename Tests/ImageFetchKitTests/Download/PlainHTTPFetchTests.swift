@@ -1,0 +1,141 @@
+import Foundation
+import TestSupport
+import XCTest
+@testable import ImageFetchKit
+
+/// imgfetch's own HTTP/1.1 client answers what it takes as libcurl would, and hands the rest to
+/// libcurl before or instead of guessing.
+final class PlainHTTPFetchTests: DownloadTestCase {
+    private var served: Data!
+
+    override func setUpWithError() throws {
+        try super.setUpWithError()
+        served = try serveFile("a.jpg", bytes: 300_000)
+    }
+
+    private func fetch(_ request: DownloadRequest, cancellation: PlainConnection.Cancellation = .init()) async -> PlainHTTPFetch.Outcome {
+        await plainFetch(request, cancellation: cancellation)
+    }
+
+    private func answer(_ request: DownloadRequest, file: StaticString = #filePath, line: UInt = #line) async -> Result<DownloadResponse, DownloadError>? {
+        XCTAssertTrue(PlainHTTPFetch.accepts(request), "the client takes \(request.url)", file: file, line: line)
+        guard case .answered(let result) = await fetch(request) else {
+            XCTFail("\(request.url) was handed to libcurl", file: file, line: line)
+            return nil
+        }
+        return result
+    }
+
+    func testA200BodyArrivesWhole() async throws {
+        let result = await answer(request("/a.jpg", ["etag": "1", "cache_control": "max-age=60"]))
+        let response = try XCTUnwrap(try result?.get())
+        XCTAssertEqual(response.statusCode, 200)
+        XCTAssertEqual(response.body, served)
+        XCTAssertEqual(response.contentType, "image/jpeg")
+        XCTAssertNotNil(response.etag)
+        XCTAssertEqual(response.cacheControl, "max-age=60")
+        XCTAssertEqual(try server.requestCount(for: "/a.jpg"), 1)
+    }
+
+    /// Each fault the client answers ends in the kind libcurl gives it, after one request.
+    func testFaultsEndInLibcurlsKinds() async throws {
+        let faults: [(query: [String: String], options: DownloadRequest.Options)] = [
+            (["status": "404"], .init()), (["status": "503"], .init()), (["status": "304"], .init()),
+            (["length_delta": "100"], .init()), (["reset_after": "5000"], .init()),
+            (["stall_after": "1000"], .init(timeout: .seconds(1))), (["delay_ms": "3000"], .init(timeout: .seconds(1))),
+            (["drip": "100", "chunk": "1000"], .init(totalTimeout: .milliseconds(500))),
+            ([:], .init(maxBytes: 1000)),
+        ]
+        let downloader = makeDownloader()
+        for (query, options) in faults {
+            try server.reset()
+            let plain = await answer(request("/a.jpg", query, options: options))
+            XCTAssertEqual(try server.requestCount(for: "/a.jpg"), 1, "\(query): one request")
+            let libcurl = await loadError(downloader, request("/a.jpg", query, options: options))
+            guard case .failure(let error) = plain else { XCTFail("\(query): no error"); continue }
+            XCTAssertEqual(error.kind, libcurl?.kind, "\(query)")
+            XCTAssertEqual(error.url, request("/a.jpg", query).url)
+        }
+    }
+
+    func testBodyShorterThanDeclaredSaysHowManyBytesWereMissing() async throws {
+        let result = await answer(request("/a.jpg", ["length_delta": "100"]))
+        guard case .failure(let error) = result else { return XCTFail("no error") }
+        XCTAssertEqual(error.detail, "transfer closed with 100 bytes remaining to read")
+    }
+
+    /// What it does not read as libcurl would goes to libcurl, which then gets the image.
+    func testRedirectsAndChunkedBodiesAreHandedOver() async throws {
+        for query in [["redirect": "1"], ["chunked": "1"], ["status": "201"]] {
+            guard case .handOver = await fetch(request("/a.jpg", query)) else { XCTFail("\(query) was answered"); continue }
+        }
+        let downloader = makeDownloader(DownloaderConfiguration(firstRequestWithoutLibcurl: true))
+        let response = try await downloader.load(request("/a.jpg", ["redirect": "1"]))
+        XCTAssertEqual(response.body, served)
+    }
+
+    func testARefusedConnectionIsHandedOverUnsent() async throws {
+        let port = server.baseURL.port!
+        server.stop()
+        let url = URL(string: "http://127.0.0.1:\(port)/a.jpg")!
+        guard case .handOver = await fetch(DownloadRequest(url: url)) else { return XCTFail("answered") }
+    }
+
+    func testItTakesOnlyPlainGETsWithoutExtras() throws {
+        XCTAssertTrue(PlainHTTPFetch.accepts(request("/a.jpg")))
+        let url = server.url("/a.jpg")
+        let https = URL(string: url.absoluteString.replacingOccurrences(of: "http:", with: "https:"))!
+        let withUser = URL(string: url.absoluteString.replacingOccurrences(of: "//", with: "//me:pw@"))!
+        let refused: [DownloadRequest] = [
+            DownloadRequest(url: https),
+            DownloadRequest(url: withUser),
+            DownloadRequest(url: url, headers: ["Referer": "x"]),
+            DownloadRequest(url: url, validators: .init(etag: "\"1\"")),
+            DownloadRequest(url: url, options: .init(retry: RetryPolicy(maxRetries: 1))),
+            DownloadRequest(url: url, options: .init(credentials: .init(user: "a", password: "b"))),
+            DownloadRequest(url: url, method: .put(body: Data([1]))),
+        ]
+        for request in refused { XCTAssertFalse(PlainHTTPFetch.accepts(request), "\(request)") }
+    }
+
+    func testAProxyInTheEnvironmentLeavesTheRequestToLibcurl() throws {
+        setenv("http_proxy", "http://127.0.0.1:9", 1)
+        defer { unsetenv("http_proxy") }
+        XCTAssertFalse(PlainHTTPFetch.accepts(request("/a.jpg")))
+    }
+
+    func testCancellationEndsAHeldRequestPromptly() async throws {
+        let cancellation = PlainConnection.Cancellation()
+        let started = ContinuousClock.now
+        let held = request("/a.jpg", ["hold": "h"])
+        let outcome = Task.detached { await plainFetch(held, cancellation: cancellation) }
+        try await server.waitForHeldRequests(1, to: "/a.jpg")
+        cancellation.raised.store(true, ordering: .relaxed)
+        let answered = await outcome.value
+        guard case .answered(.failure(let error)) = answered else { return XCTFail("not cancelled") }
+        XCTAssertEqual(error.kind, .cancelled)
+        XCTAssertLessThan(ContinuousClock.now - started, .seconds(5))
+    }
+
+    /// Only the first request of a downloader so configured goes without libcurl: the test server
+    /// echoes the request's headers, and only libcurl asks for compressed bodies.
+    func testOnlyTheFirstRequestGoesWithoutLibcurl() async throws {
+        let downloader = makeDownloader(DownloaderConfiguration(firstRequestWithoutLibcurl: true))
+        let first = try await downloader.load(request("/a.jpg", ["echo_headers": "1"]))
+        let second = try await downloader.load(request("/a.jpg", ["echo_headers": "1", "n": "2"]))
+        let firstHeaders = try XCTUnwrap(JSONSerialization.jsonObject(with: first.body) as? [String: String])
+        let secondHeaders = try XCTUnwrap(JSONSerialization.jsonObject(with: second.body) as? [String: String])
+        XCTAssertNil(firstHeaders.first { $0.key.lowercased() == "accept-encoding" }, "the first went over libcurl")
+        XCTAssertNotNil(secondHeaders.first { $0.key.lowercased() == "accept-encoding" }, "the second did not go over libcurl")
+        XCTAssertEqual(firstHeaders.first { $0.key.lowercased() == "user-agent" }?.value, "imgfetch/0.1")
+    }
+}
+
+/// `PlainHTTPFetch.fetch` on a thread of its own, as `Downloader` runs it.
+private func plainFetch(_ request: DownloadRequest, cancellation: PlainConnection.Cancellation) async -> PlainHTTPFetch.Outcome {
+    await withCheckedContinuation { continuation in
+        DetachedThread.start(name: "test.http") {
+            continuation.resume(returning: PlainHTTPFetch.fetch(request, progress: nil, cancellation: cancellation))
+        }
+    }
+}
