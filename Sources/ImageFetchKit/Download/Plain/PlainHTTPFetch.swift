@@ -117,7 +117,8 @@ enum PlainHTTPFetch {
         let limit = options.maxBytes
         if let limit, let expected, expected > limit { return failure(.tooLarge(limit: limit), "Maximum file size exceeded") }
 
-        var body = Data(capacity: expected ?? 256 * 1024)
+        // A declared length is a claim: no more than 64 MiB is set aside for it before it arrives.
+        var body = Data(capacity: min(expected ?? 256 * 1024, 64 * 1024 * 1024))
         func take(_ bytes: UnsafeRawBufferPointer) -> Outcome? {
             let count = min(bytes.count, (expected ?? Int.max) - body.count)
             body.append(contentsOf: bytes[..<count])
