@@ -41,7 +41,7 @@ final class PlainConnection {
     static func open(host: String, port: Int, deadline: ContinuousClock.Instant, cancellation: Cancellation) -> Result<PlainConnection, OpenFailure> {
         var hints = addrinfo()
         hints.ai_socktype = Int32(SOCK_STREAM.rawValue)
-        hints.ai_flags = AI_NUMERICSERV | AI_ADDRCONFIG
+        hints.ai_flags = AI_NUMERICSERV
         var found: UnsafeMutablePointer<addrinfo>?
         guard getaddrinfo(host, String(port), &hints, &found) == 0, let first = found else { return .failure(.unreachable) }
         defer { freeaddrinfo(first) }
