@@ -4,8 +4,8 @@ import Synchronization
 
 /// The network loader: fetches over the process's single libcurl engine, coalescing equal
 /// requests, within this downloader's concurrency limit and queue order (its first request may go
-/// over `PlainHTTPFetch` instead: see `DownloaderConfiguration.firstRequestWithoutLibcurl`). Coalescing and the
-/// limit are per downloader; connections and the DNS cache are shared by all of them.
+/// over `PlainHTTPFetch` instead: see `DownloaderConfiguration.firstRequestWithoutLibcurl`).
+/// Coalescing and the limit are per downloader; connections and the DNS cache are shared by all.
 ///
 /// Thread safety: every method may be called from any task or thread at once.
 /// Cancellation: cancelling the calling task detaches only that caller; the transfer itself

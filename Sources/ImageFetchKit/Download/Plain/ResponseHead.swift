@@ -44,10 +44,12 @@ struct ResponseHead {
         }
         while lines.last?.isEmpty == true { lines.removeLast() }
         guard let statusLine = lines.first else { return nil }
-        // "HTTP/1.1 200 OK": the version, one space, three digits, then a space or the end.
+        // "HTTP/1.1 200 OK": the version, one space, a status of three digits from 100 to 599 (what
+        // else libcurl makes of "000" or "600" is its own business), then a space or the end.
         let parts = statusLine.split(separator: " ", maxSplits: 2, omittingEmptySubsequences: false)
         guard parts.count >= 2, parts[0] == "HTTP/1.1" || parts[0] == "HTTP/1.0",
-              parts[1].utf8.count == 3, parts[1].isASCIIDigits, let status = Int(parts[1]) else { return nil }
+              parts[1].utf8.count == 3, parts[1].isASCIIDigits, let status = Int(parts[1]), (100...599).contains(status)
+        else { return nil }
         self.status = status
         fields = []
         for line in lines.dropFirst() {
