@@ -7,16 +7,17 @@ import Glibc
 /// Why a second path: loading libcurl and the thirty-odd libraries it links (OpenSSL, GnuTLS,
 /// Kerberos, LDAP, …) takes about 4.5 ms on the benchmark machine, as long as curl's whole run, and
 /// a one-URL miss cannot start its request before it ends. `scripts/bench coldstart`, one 149 KB
-/// JPEG from nginx on loopback, median of 40: the miss into an existing cache took 1.6–1.9× curl's
-/// time with libcurl, and 0.7× with this client (the figures are in the README's benchmark table).
+/// JPEG from nginx on loopback, median of 40, the miss into an existing cache: 1.96× curl's time
+/// over libcurl (the last full run before this client), 0.74× and 0.86× over it (two full runs).
 ///
 /// It answers only what it answers as libcurl would, with the same `DownloadError` kinds and, for
 /// the detail, libcurl's words: a 200 and its body (of a declared length, or up to the end of the
-/// connection); an error status (4xx, 5xx, an unasked-for 304); after the request went out, a connection that breaks,
-/// ends early, stalls past the timeout or is cancelled; a body over the size limit. For everything
-/// else the fetch goes to libcurl, which makes the request itself: before anything is sent, a name
-/// that does not resolve or a connection refused; after, a redirect, another 1xx, 2xx or 3xx
-/// status, a chunked or compressed body, a head it does not read plainly.
+/// connection); an error status (4xx, 5xx, an unasked-for 304); after the request went out, a
+/// connection that breaks, ends early, stalls past the timeout or is cancelled; a body over the
+/// size limit. For everything else the fetch goes to libcurl, which makes the request itself:
+/// before anything is sent, a name that does not resolve or a connection refused; after, a
+/// redirect, another 1xx, 2xx or 3xx status, a chunked or compressed body, a head it does not read
+/// plainly.
 enum PlainHTTPFetch {
     enum Outcome: Sendable {
         case answered(Result<DownloadResponse, DownloadError>)
