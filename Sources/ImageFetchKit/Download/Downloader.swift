@@ -80,17 +80,13 @@ public final class Downloader: DataLoading {
         return try result.get()
     }
 
-    /// `PlainHTTPFetch` on a thread of its own, as its waits block.
+    /// `PlainHTTPFetch`, ended early when the calling task is cancelled.
     private func plainFetch(
         _ request: DownloadRequest, progress: (@Sendable (DownloadProgress) -> Void)?
     ) async -> PlainHTTPFetch.Outcome {
         let cancellation = PlainConnection.Cancellation()
         return await withTaskCancellationHandler {
-            await withCheckedContinuation { (continuation: CheckedContinuation<PlainHTTPFetch.Outcome, Never>) in
-                DetachedThread.start(name: "imgfetch.http") {
-                    continuation.resume(returning: PlainHTTPFetch.fetch(request, progress: progress, cancellation: cancellation))
-                }
-            }
+            await PlainHTTPFetch.fetchOnOwnThread(request, progress: progress, cancellation: cancellation)
         } onCancel: {
             cancellation.raised.store(true, ordering: .relaxed)
         }

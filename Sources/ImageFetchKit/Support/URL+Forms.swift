@@ -29,14 +29,20 @@ extension URL {
     /// `text` (a URL, parsed or not) with the password of its user information replaced by `***`.
     public static func redacting(_ text: String) -> String {
         // Most URLs have no user information: one quick scan, and they are returned as they are.
-        guard text.utf8.contains(UInt8(ascii: "@")), let scheme = text.firstRange(of: "://") else { return text }
-        let authorityStart = scheme.upperBound
-        let authorityEnd = text[authorityStart...].firstIndex { $0 == "/" || $0 == "?" || $0 == "#" } ?? text.endIndex
-        guard let at = text[authorityStart..<authorityEnd].lastIndex(of: "@"),
-              let colon = text[authorityStart..<at].firstIndex(of: ":")
+        guard text.utf8.contains(UInt8(ascii: "@")), let authority = authorityRange(in: text) else { return text }
+        guard let at = text[authority].lastIndex(of: "@"),
+              let colon = text[authority.lowerBound..<at].firstIndex(of: ":")
         else { return text }
         var redacted = text
         redacted.replaceSubrange(text.index(after: colon)..<at, with: "***")
         return redacted
+    }
+
+    /// Where the authority (`user:password@host:port`) of the URL `text` lies: from after its
+    /// "://" to the first "/", "?" or "#", or the end; nil without a "://".
+    static func authorityRange(in text: String) -> Range<String.Index>? {
+        guard let scheme = text.firstRange(of: "://") else { return nil }
+        let end = text[scheme.upperBound...].firstIndex { $0 == "/" || $0 == "?" || $0 == "#" } ?? text.endIndex
+        return scheme.upperBound..<end
     }
 }

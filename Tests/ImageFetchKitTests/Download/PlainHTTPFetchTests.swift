@@ -14,7 +14,7 @@ final class PlainHTTPFetchTests: DownloadTestCase {
     }
 
     private func fetch(_ request: DownloadRequest, cancellation: PlainConnection.Cancellation = .init()) async -> PlainHTTPFetch.Outcome {
-        await plainFetch(request, cancellation: cancellation)
+        await PlainHTTPFetch.fetchOnOwnThread(request, progress: nil, cancellation: cancellation)
     }
 
     private func answer(_ request: DownloadRequest, file: StaticString = #filePath, line: UInt = #line) async -> Result<DownloadResponse, DownloadError>? {
@@ -108,7 +108,7 @@ final class PlainHTTPFetchTests: DownloadTestCase {
         let cancellation = PlainConnection.Cancellation()
         let started = ContinuousClock.now
         let held = request("/a.jpg", ["hold": "h"])
-        let outcome = Task.detached { await plainFetch(held, cancellation: cancellation) }
+        let outcome = Task.detached { await PlainHTTPFetch.fetchOnOwnThread(held, progress: nil, cancellation: cancellation) }
         try await server.waitForHeldRequests(1, to: "/a.jpg")
         cancellation.raised.store(true, ordering: .relaxed)
         let answered = await outcome.value
@@ -131,11 +131,3 @@ final class PlainHTTPFetchTests: DownloadTestCase {
     }
 }
 
-/// `PlainHTTPFetch.fetch` on a thread of its own, as `Downloader` runs it.
-private func plainFetch(_ request: DownloadRequest, cancellation: PlainConnection.Cancellation) async -> PlainHTTPFetch.Outcome {
-    await withCheckedContinuation { continuation in
-        DetachedThread.start(name: "test.http") {
-            continuation.resume(returning: PlainHTTPFetch.fetch(request, progress: nil, cancellation: cancellation))
-        }
-    }
-}

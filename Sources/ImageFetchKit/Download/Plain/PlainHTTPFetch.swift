@@ -39,6 +39,18 @@ enum PlainHTTPFetch {
         return ["http_proxy", "all_proxy", "ALL_PROXY"].allSatisfy { (ProcessEnvironment.value($0) ?? "").isEmpty }
     }
 
+    /// `fetch` on a thread of its own, as its waits block, for a caller in a task.
+    static func fetchOnOwnThread(
+        _ request: DownloadRequest, progress: (@Sendable (DownloadProgress) -> Void)?,
+        cancellation: PlainConnection.Cancellation
+    ) async -> Outcome {
+        await withCheckedContinuation { continuation in
+            DetachedThread.start(name: "imgfetch.http") {
+                continuation.resume(returning: fetch(request, progress: progress, cancellation: cancellation))
+            }
+        }
+    }
+
     /// Makes the request and reads the reply, blocking the calling thread until it is answered,
     /// handed over or cancelled. `request` must be one that `accepts` took.
     static func fetch(
@@ -168,11 +180,9 @@ enum PlainHTTPFetch {
 
         init?(_ url: URL) {
             let text = url.requestString
-            guard let scheme = text.firstRange(of: "://") else { return nil }
-            let rest = text[scheme.upperBound...]
-            let authorityEnd = rest.firstIndex { $0 == "/" || $0 == "?" || $0 == "#" } ?? rest.endIndex
-            authority = String(rest[..<authorityEnd])
-            var path = rest[authorityEnd...]
+            guard let authorityRange = URL.authorityRange(in: text) else { return nil }
+            authority = String(text[authorityRange])
+            var path = text[authorityRange.upperBound...]
             if let fragment = path.firstIndex(of: "#") { path = path[..<fragment] }
             self.path = path.first == "/" ? String(path) : "/" + path
             guard var host = url.host(percentEncoded: true), !authority.isEmpty, !authority.contains("@") else { return nil }

@@ -11,12 +11,14 @@ struct ResponseHead {
 
     /// The value of the first field called `name` (any case), trimmed.
     func value(of name: String) -> String? {
-        fields.first { $0.name.lowercased() == name.lowercased() }?.value
+        let wanted = name.lowercased()
+        return fields.first { $0.name.lowercased() == wanted }?.value
     }
 
     /// How many fields are called `name` (any case).
     func count(of name: String) -> Int {
-        fields.reduce(0) { $0 + ($1.name.lowercased() == name.lowercased() ? 1 : 0) }
+        let wanted = name.lowercased()
+        return fields.count { $0.name.lowercased() == wanted }
     }
 
     /// The number of bytes from the start of `bytes` through the blank line that ends a head
