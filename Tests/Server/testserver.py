@@ -35,6 +35,7 @@ is chosen per request by query parameters, so a test states its fault in the URL
   auth=USER:PASS    demand HTTP basic auth with these credentials (401 otherwise)
   echo_headers=1    answer with the request headers as a JSON object
   hold=NAME         do not answer until POST /_release?name=NAME (or POST /_release for all)
+  close_quietly=1   close the connection after the response without saying so beforehand
 
 Control endpoints (not counted in any statistic):
   GET  /_stats      JSON: requests per path, connections opened, most requests in flight at once,
@@ -325,6 +326,10 @@ class Handler(http.server.BaseHTTPRequestHandler):
         if chunked:
             self.wfile.write(b"0\r\n\r\n")
         self.wfile.flush()
+        if query.get("close_quietly") == "1":
+            # Closes the kept-alive connection after the response without having said so, as a
+            # server whose idle timeout ran out does.
+            self.close_connection = True
 
     def write(self, data, chunked):
         if chunked and data:

@@ -3,8 +3,8 @@ import FoundationEssentials
 import Synchronization
 
 /// The network loader: fetches over the process's single libcurl engine, coalescing equal
-/// requests, within this downloader's concurrency limit and queue order (its first request may go
-/// over `PlainHTTPFetch` instead: see `DownloaderConfiguration.firstRequestWithoutLibcurl`).
+/// requests, within this downloader's concurrency limit and queue order (plain-http GETs may go
+/// over `PlainHTTPFetch` instead: see `DownloaderConfiguration.plainHTTPWithoutLibcurl`).
 /// Coalescing and the limit are per downloader; connections and the DNS cache are shared by all.
 ///
 /// Thread safety: every method may be called from any task or thread at once.
@@ -13,8 +13,12 @@ import Synchronization
 public final class Downloader: DataLoading {
     public let configuration: DownloaderConfiguration
     private let client: EngineClient
-    /// Whether the next request may still go to `PlainHTTPFetch` (see the configuration).
-    private let plainRequestAvailable: Atomic<Bool>
+    /// The concurrency limit for the requests that go over `PlainHTTPFetch`.
+    private let plainSlots: PlainRequestSlots
+    /// The servers (`PlainHTTPFetch.Target.hostAndPort`) the plain client handed a request back
+    /// for: one that redirects, chunks or compresses, or cannot be reached, would otherwise have
+    /// every later request tried twice.
+    private let serversForLibcurl = Mutex<Set<String>>([])
 
     public convenience init(configuration: DownloaderConfiguration = DownloaderConfiguration()) {
         self.init(configuration: configuration, observer: nil)
@@ -24,7 +28,7 @@ public final class Downloader: DataLoading {
     /// engine's thread; tests use it to wait for a state instead of sleeping.
     init(configuration: DownloaderConfiguration, observer: (@Sendable (DownloadEvent) -> Void)?) {
         self.configuration = configuration
-        self.plainRequestAvailable = Atomic(configuration.firstRequestWithoutLibcurl)
+        self.plainSlots = PlainRequestSlots(count: configuration.maxConcurrentDownloads)
         self.client = EngineClient(id: CurlEngine.makeID(), configuration: configuration, observer: observer)
     }
 
@@ -55,9 +59,12 @@ public final class Downloader: DataLoading {
         guard scheme == "http" || scheme == "https" else {
             throw DownloadError(url: request.url, kind: .unsupportedScheme)
         }
-        if plainRequestAvailable.exchange(false, ordering: .relaxed), PlainHTTPFetch.accepts(request),
-           case .answered(let result) = await plainFetch(request, progress: progress) {
-            return try result.get()
+        if configuration.plainHTTPWithoutLibcurl, PlainHTTPFetch.accepts(request),
+           let server = PlainHTTPFetch.Target(request.url)?.hostAndPort, !serversForLibcurl.withLock({ $0.contains(server) }) {
+            switch await plainFetch(request, progress: progress) {
+            case .answered(let result): return try result.get()
+            case .handOver: _ = serversForLibcurl.withLock { $0.insert(server) }
+            }
         }
         let engine: CurlEngine
         switch CurlEngine.shared {
@@ -80,10 +87,14 @@ public final class Downloader: DataLoading {
         return try result.get()
     }
 
-    /// `PlainHTTPFetch`, ended early when the calling task is cancelled.
+    /// `PlainHTTPFetch` in one of this downloader's slots, ended early when the calling task is cancelled.
     private func plainFetch(
         _ request: DownloadRequest, progress: (@Sendable (DownloadProgress) -> Void)?
     ) async -> PlainHTTPFetch.Outcome {
+        guard await plainSlots.enter() else {
+            return .answered(.failure(DownloadError(url: request.url, kind: .cancelled)))
+        }
+        defer { plainSlots.leave() }
         let cancellation = PlainConnection.Cancellation()
         return await withTaskCancellationHandler {
             await PlainHTTPFetch.fetchOnOwnThread(request, progress: progress, cancellation: cancellation)

@@ -13,14 +13,16 @@ public struct DownloaderConfiguration: Hashable, Sendable {
         case lifo
     }
 
-    /// Lets the first request, when `PlainHTTPFetch` takes it (a plain-http GET), go over
-    /// imgfetch's own HTTP/1.1 client instead of waiting for libcurl to load: for a command that
-    /// fetches one URL. Later requests, and any the client hands back, go over libcurl.
-    public var firstRequestWithoutLibcurl: Bool
+    /// Sends the requests `PlainHTTPFetch` takes (plain-http GETs with nothing libcurl must add)
+    /// over imgfetch's own HTTP/1.1 client, and loads libcurl only for the rest: for the command
+    /// line, where loading libcurl costs as much as curl's whole run. Such requests count against
+    /// `maxConcurrentDownloads` but wait in order of arrival, whatever `order` says, and equal ones
+    /// are not coalesced (the loader already coalesces loads of one image).
+    public var plainHTTPWithoutLibcurl: Bool
 
-    public init(maxConcurrentDownloads: Int = 6, order: Order = .fifo, firstRequestWithoutLibcurl: Bool = false) {
+    public init(maxConcurrentDownloads: Int = 6, order: Order = .fifo, plainHTTPWithoutLibcurl: Bool = false) {
         self.maxConcurrentDownloads = max(1, maxConcurrentDownloads)
         self.order = order
-        self.firstRequestWithoutLibcurl = firstRequestWithoutLibcurl
+        self.plainHTTPWithoutLibcurl = plainHTTPWithoutLibcurl
     }
 }

@@ -86,10 +86,10 @@ extension ImageLoader {
         return DownloadRequest(url: url, headers: headers, validators: validators, options: transfer)
     }
 
-    /// Whether the fetch of `url` will go over imgfetch's own client (`PlainHTTPFetch`) as the
-    /// default downloader's first request, so that libcurl need not be loaded for it.
+    /// Whether the default downloader will fetch `url` over imgfetch's own client
+    /// (`PlainHTTPFetch`), so that libcurl need not be loaded for it.
     func fetchesWithoutLibcurl(_ url: URL, options: LoadOptions) -> Bool {
-        configuration.firstFetchWithoutLibcurl && PlainHTTPFetch.accepts(downloadRequest(url, stale: nil, options: options))
+        configuration.plainHTTPWithoutLibcurl && PlainHTTPFetch.accepts(downloadRequest(url, stale: nil, options: options))
     }
 
     /// Puts a permanent failure on the failed-URL list (best effort) and returns the error to throw.

@@ -148,7 +148,7 @@ public final class ImageLoader: Sendable {
             if let opened { return opened }
             let downloader = Downloader(configuration: DownloaderConfiguration(
                 maxConcurrentDownloads: configuration.maxConcurrentTransfers, order: configuration.transferOrder,
-                firstRequestWithoutLibcurl: configuration.firstFetchWithoutLibcurl))
+                plainHTTPWithoutLibcurl: configuration.plainHTTPWithoutLibcurl))
             opened = downloader
             return downloader
         }

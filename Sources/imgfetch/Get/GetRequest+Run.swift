@@ -11,8 +11,7 @@ extension GetRequest {
         Terminal.prepare()
         // One URL is loaded once: a memory cache could only cost (its setup is a tenth of a hit).
         let loader = try settings.makeLoader(
-            concurrency: 6, memoryCostLimit: urls.count > 1 ? LoaderConfiguration.defaultMemoryCostLimit : 0,
-            oneURL: urls.count == 1)
+            concurrency: 6, memoryCostLimit: urls.count > 1 ? LoaderConfiguration.defaultMemoryCostLimit : 0)
         let (options, verbose) = (settings.load, settings.verbose)
         let stdout = StandardOutput.shared
         let display = ProgressDisplay(quiet: settings.quiet, total: urls.count)

@@ -50,11 +50,10 @@ extension LoadingSettings {
         }
     }
 
-    /// A loader on the cache these settings name, running at most `concurrency` transfers at once
-    /// (`oneURL`: see `LoaderOptions.makeLoader`).
-    func makeLoader(concurrency: Int, memoryCostLimit: Int, oneURL: Bool = false) throws -> ImageLoader {
+    /// A loader on the cache these settings name, running at most `concurrency` transfers at once.
+    func makeLoader(concurrency: Int, memoryCostLimit: Int) throws -> ImageLoader {
         try LoaderOptions.makeLoader(
             cacheDir: cacheDir, remoteCache: remoteCache, remoteCacheMode: remoteCacheMode,
-            concurrency: concurrency, memoryCostLimit: memoryCostLimit, oneURL: oneURL)
+            concurrency: concurrency, memoryCostLimit: memoryCostLimit)
     }
 }

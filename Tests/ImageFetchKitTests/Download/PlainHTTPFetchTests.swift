@@ -69,7 +69,7 @@ final class PlainHTTPFetchTests: DownloadTestCase {
         for query in [["redirect": "1"], ["chunked": "1"], ["status": "201"]] {
             guard case .handOver = await fetch(request("/a.jpg", query)) else { XCTFail("\(query) was answered"); continue }
         }
-        let downloader = makeDownloader(DownloaderConfiguration(firstRequestWithoutLibcurl: true))
+        let downloader = makeDownloader(DownloaderConfiguration(plainHTTPWithoutLibcurl: true))
         let response = try await downloader.load(request("/a.jpg", ["redirect": "1"]))
         XCTAssertEqual(response.body, served)
     }
@@ -117,17 +117,88 @@ final class PlainHTTPFetchTests: DownloadTestCase {
         XCTAssertLessThan(ContinuousClock.now - started, .seconds(5))
     }
 
-    /// Only the first request of a downloader so configured goes without libcurl: the test server
-    /// echoes the request's headers, and only libcurl asks for compressed bodies.
-    func testOnlyTheFirstRequestGoesWithoutLibcurl() async throws {
-        let downloader = makeDownloader(DownloaderConfiguration(firstRequestWithoutLibcurl: true))
-        let first = try await downloader.load(request("/a.jpg", ["echo_headers": "1"]))
-        let second = try await downloader.load(request("/a.jpg", ["echo_headers": "1", "n": "2"]))
-        let firstHeaders = try XCTUnwrap(JSONSerialization.jsonObject(with: first.body) as? [String: String])
-        let secondHeaders = try XCTUnwrap(JSONSerialization.jsonObject(with: second.body) as? [String: String])
-        XCTAssertNil(firstHeaders.first { $0.key.lowercased() == "accept-encoding" }, "the first went over libcurl")
-        XCTAssertNotNil(secondHeaders.first { $0.key.lowercased() == "accept-encoding" }, "the second did not go over libcurl")
-        XCTAssertEqual(firstHeaders.first { $0.key.lowercased() == "user-agent" }?.value, "imgfetch/0.1")
+    /// The headers a request arrived with, from a server that echoes them.
+    private func headersSent(by downloader: Downloader, _ query: [String: String]) async throws -> [String: String] {
+        let response = try await downloader.load(request("/a.jpg", query.merging(["echo_headers": "1"]) { $1 }))
+        let headers = try XCTUnwrap(JSONSerialization.jsonObject(with: response.body) as? [String: String])
+        return Dictionary(uniqueKeysWithValues: headers.map { ($0.key.lowercased(), $0.value) })
+    }
+
+    /// Every request a downloader so configured sends goes without libcurl, until the client hands
+    /// one of the server's back: then the server's later requests go to libcurl at once. Only
+    /// libcurl asks for compressed bodies.
+    func testRequestsGoWithoutLibcurlUntilTheServerIsHandedOver() async throws {
+        let downloader = makeDownloader(DownloaderConfiguration(plainHTTPWithoutLibcurl: true))
+        for n in ["1", "2"] {
+            let headers = try await headersSent(by: downloader, ["n": n])
+            XCTAssertNil(headers["accept-encoding"], "request \(n) went over libcurl")
+            XCTAssertEqual(headers["user-agent"], "imgfetch/0.1")
+        }
+        _ = try await downloader.load(request("/a.jpg", ["redirect": "1"]))
+        try server.reset()
+        let after = try await headersSent(by: downloader, ["n": "3"])
+        XCTAssertNotNil(after["accept-encoding"], "a request after the handover did not go over libcurl")
+        XCTAssertEqual(try server.requestCount(for: "/a.jpg"), 1, "the request after the handover was made twice")
+    }
+
+    /// A batch's requests share a few connections, as libcurl's would.
+    func testAConnectionCarriesTheNextRequest() async throws {
+        for n in 1...3 {
+            guard case .success(let response) = await answer(request("/a.jpg", ["n": "\(n)"])) else { return XCTFail("request \(n) failed") }
+            XCTAssertEqual(response.body, served)
+        }
+        XCTAssertEqual(try server.stats().connections, 1)
+    }
+
+    /// A kept connection the server has since closed is not used: the next request opens another.
+    func testAConnectionTheServerClosedIsNotUsedAgain() async throws {
+        for n in 1...2 {
+            guard case .success(let response) = await answer(request("/a.jpg", ["n": "\(n)", "close_quietly": "1"])) else {
+                return XCTFail("request \(n) failed")
+            }
+            XCTAssertEqual(response.body, served)
+            // The server's close must have arrived before the next request looks at the connection.
+            try await Task.sleep(for: .milliseconds(50))
+        }
+        XCTAssertEqual(try server.stats().connections, 2)
+    }
+
+    /// The downloader's limit on transfers at once holds for the requests it sends plainly.
+    func testTheDownloadersLimitHoldsForPlainRequests() async throws {
+        let downloader = makeDownloader(DownloaderConfiguration(maxConcurrentDownloads: 2, plainHTTPWithoutLibcurl: true))
+        let loads = (1...5).map { n in
+            let held = request("/a.jpg", ["hold": "h", "n": "\(n)"])
+            return Task { try await downloader.load(held) }
+        }
+        try await server.waitForHeldRequests(2, to: "/a.jpg")
+        try await Task.sleep(for: .milliseconds(200))
+        XCTAssertEqual(try server.requestCount(for: "/a.jpg"), 2, "more than the limit were sent")
+        try server.release()
+        for load in loads {
+            let body = try await load.value.body
+            XCTAssertEqual(body, served)
+        }
+        XCTAssertEqual(try server.stats().maxActive, 2)
+    }
+
+    /// A request cancelled while it waits for a slot ends at once, without being sent.
+    func testARequestCancelledWhileWaitingForASlotIsNotSent() async throws {
+        let downloader = makeDownloader(DownloaderConfiguration(maxConcurrentDownloads: 1, plainHTTPWithoutLibcurl: true))
+        let (held, second) = (request("/a.jpg", ["hold": "h"]), request("/a.jpg", ["n": "2"]))
+        let first = Task { try await downloader.load(held) }
+        try await server.waitForHeldRequests(1, to: "/a.jpg")
+        let waiting = Task { try await downloader.load(second) }
+        try await Task.sleep(for: .milliseconds(100))
+        waiting.cancel()
+        do {
+            _ = try await waiting.value
+            XCTFail("the cancelled request was answered")
+        } catch let error as DownloadError {
+            XCTAssertEqual(error.kind, .cancelled)
+        }
+        try server.release()
+        let body = try await first.value.body
+        XCTAssertEqual(body, served)
+        XCTAssertEqual(try server.requestCount(for: "/a.jpg"), 1)
     }
 }
-

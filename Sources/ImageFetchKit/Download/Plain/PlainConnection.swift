@@ -3,7 +3,10 @@ import Synchronization
 
 /// One TCP connection of `PlainHTTPFetch`: nonblocking, every wait bounded by a deadline and
 /// broken off within a tenth of a second of a cancellation.
-final class PlainConnection {
+///
+/// Unchecked Sendable: one fetch uses it at a time; between fetches it rests in
+/// `PlainConnectionPool`, which hands it over under its lock.
+final class PlainConnection: @unchecked Sendable {
     private let socket: Int32
 
     private init(socket: Int32) {
@@ -87,6 +90,12 @@ final class PlainConnection {
     /// Receives what has arrived into `buffer`, waiting until `deadline` for the first byte.
     func receive(into buffer: UnsafeMutableRawBufferPointer, until deadline: ContinuousClock.Instant, cancellation: Cancellation) -> Received {
         while true {
+            // A connection that carried a request before is in delayed-ACK mode, and a body larger
+            // than the receive window then waits up to 40 ms for the ACK that reopens it. Asked
+            // before every read (the kernel drops the mode again on its own), 100 images from
+            // nginx on loopback over kept connections: median 56.5 → 44.0 ms.
+            var quick: Int32 = 1
+            _ = setsockopt(socket, Int32(IPPROTO_TCP), TCP_QUICKACK, &quick, socklen_t(MemoryLayout<Int32>.size))
             let count = recv(socket, buffer.baseAddress, buffer.count, 0)
             if count > 0 { return .bytes(count) }
             if count == 0 { return .end }
@@ -98,6 +107,13 @@ final class PlainConnection {
             case .cancelled: return .cancelled
             }
         }
+    }
+
+    /// Whether nothing has arrived on an idle connection: no bytes, no end, no error. A connection
+    /// that is not quiet cannot carry another request.
+    func isQuiet() -> Bool {
+        var descriptor = pollfd(fd: socket, events: Int16(POLLIN), revents: 0)
+        return poll(&descriptor, 1, 0) == 0
     }
 
     private enum Wait { case ready, timedOut, cancelled }

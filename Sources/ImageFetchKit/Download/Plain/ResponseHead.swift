@@ -4,6 +4,17 @@
 struct ResponseHead {
     var status: Int
     var fields: [(name: String, value: String)]
+    /// HTTP/1.1, not 1.0.
+    var isHTTP11: Bool
+
+    /// Whether the server means to keep the connection open after this response: HTTP/1.1 without
+    /// `Connection: close` (an HTTP/1.0 server's keep-alive is not worth its rules here).
+    var keepsConnectionOpen: Bool {
+        isHTTP11 && !fields.contains { field in
+            field.name.lowercased() == "connection"
+                && field.value.split(separator: ",").contains { $0.trimmingWhitespace().lowercased() == "close" }
+        }
+    }
 
     /// The most bytes a head may take before the plain client gives it to libcurl (libcurl's own
     /// limit for one response's headers is 300 KiB; images never come near either).
@@ -53,6 +64,7 @@ struct ResponseHead {
               parts[1].utf8.count == 3, parts[1].isASCIIDigits, let status = Int(parts[1]), (100...599).contains(status)
         else { return nil }
         self.status = status
+        isHTTP11 = parts[0] == "HTTP/1.1"
         fields = []
         for line in lines.dropFirst() {
             guard let first = line.first, first != " ", first != "\t", let colon = line.firstIndex(of: ":") else { return nil }
