@@ -283,12 +283,14 @@ class Handler(http.server.BaseHTTPRequestHandler):
     def reply_text(self, status, text, headers=None):
         headers = dict(headers or {})
         headers["Content-Type"] = "text/plain"
-        self.reply(status, text.encode(), headers, True)
+        self.reply(status, text.encode(), headers, True, one_write=True)
 
     def reply_json(self, status, obj):
         self.reply(status, json.dumps(obj).encode(), {"Content-Type": "application/json"}, True)
 
-    def reply(self, status, body, headers, send_body, query=None):
+    def reply(self, status, body, headers, send_body, query=None, one_write=False):
+        """one_write: the head and a short body leave in one write, as most servers send an error
+        page (a client can then see the whole response in its first read)."""
         query = query or {}
         chunked = query.get("chunked") == "1"
         self.send_response(status)
@@ -301,6 +303,10 @@ class Handler(http.server.BaseHTTPRequestHandler):
         if "length_delta" in query:
             self.send_header("Connection", "close")
             self.close_connection = True
+        if one_write and send_body and not chunked and status != 304:
+            self._headers_buffer.extend([b"\r\n", body])
+            self.flush_headers()
+            return self.wfile.flush()
         self.end_headers()
         if not send_body or status == 304:
             return self.wfile.flush()

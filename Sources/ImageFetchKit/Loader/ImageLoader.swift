@@ -162,7 +162,8 @@ public final class ImageLoader: Sendable {
             // Callers run up to twice as many loads as transfers (prefetch does); a slot the tier's
             // downloader never uses costs nothing, one too few makes a load wait behind another.
             let tier = RemoteCacheTier(
-                configuration: remote, loads: 4 * configuration.maxConcurrentTransfers, transfers: configuration.maxConcurrentTransfers)
+                configuration: remote, loads: 4 * configuration.maxConcurrentTransfers, transfers: configuration.maxConcurrentTransfers,
+                plainHTTPWithoutLibcurl: configuration.plainHTTPWithoutLibcurl)
             opened = tier
             return tier
         }

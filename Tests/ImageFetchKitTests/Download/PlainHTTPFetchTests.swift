@@ -150,6 +150,15 @@ final class PlainHTTPFetchTests: DownloadTestCase {
         XCTAssertEqual(try server.stats().connections, 1)
     }
 
+    /// An error status whose short body came with it leaves the connection for the next request.
+    func testAnErrorStatusKeepsTheConnection() async throws {
+        guard case .failure(let error) = await answer(request("/a.jpg", ["status": "404"])) else { return XCTFail("no error") }
+        XCTAssertEqual(error.kind, .http(status: 404))
+        guard case .success(let response) = await answer(request("/a.jpg")) else { return XCTFail("the next request failed") }
+        XCTAssertEqual(response.body, served)
+        XCTAssertEqual(try server.stats().connections, 1)
+    }
+
     /// A kept connection the server has since closed is not used: the next request opens another.
     func testAConnectionTheServerClosedIsNotUsedAgain() async throws {
         for n in 1...2 {

@@ -7,10 +7,10 @@ struct HTTPRemoteCache: RemoteCaching {
     let base: URL
     let transfers: RemoteTransfers
 
-    init(base: URL, credentials: DownloadRequest.Credentials?, configuration: RemoteCacheConfiguration, concurrency: Int) {
+    init(base: URL, credentials: DownloadRequest.Credentials?, configuration: RemoteCacheConfiguration, downloader: DownloaderConfiguration) {
         self.base = base
         transfers = RemoteTransfers(
-            configuration: configuration, concurrency: concurrency, credentials: credentials,
+            configuration: configuration, downloader: downloader, credentials: credentials,
             credentialsHint: "Check the user and password in the remote cache URL.")
     }
 

@@ -41,15 +41,18 @@ final class RemoteCacheTier: Sendable {
     /// - Parameter loads: the most loads that may reach the tier at once (each fetches once);
     ///   uploads run `transfers` at a time, at most 4: they are in the background, and more
     ///   only crowd the tier (and the machine) while the loads are still running.
-    init(configuration: RemoteCacheConfiguration, loads: Int, transfers: Int) {
+    /// `plainHTTPWithoutLibcurl`: the tier's plain-http GETs go over imgfetch's own client, as
+    /// the origin's do (see `DownloaderConfiguration.plainHTTPWithoutLibcurl`).
+    init(configuration: RemoteCacheConfiguration, loads: Int, transfers: Int, plainHTTPWithoutLibcurl: Bool = false) {
         self.configuration = configuration
         uploaders = min(4, max(1, transfers))
-        let concurrency = max(1, loads) + uploaders
+        let downloader = DownloaderConfiguration(
+            maxConcurrentDownloads: max(1, loads) + uploaders, plainHTTPWithoutLibcurl: plainHTTPWithoutLibcurl)
         switch configuration.location {
         case .http(let base, let credentials):
-            backend = HTTPRemoteCache(base: base, credentials: credentials, configuration: configuration, concurrency: concurrency)
+            backend = HTTPRemoteCache(base: base, credentials: credentials, configuration: configuration, downloader: downloader)
         case .s3(let location):
-            backend = S3RemoteCache(location: location, configuration: configuration, concurrency: concurrency)
+            backend = S3RemoteCache(location: location, configuration: configuration, downloader: downloader)
         }
     }
 

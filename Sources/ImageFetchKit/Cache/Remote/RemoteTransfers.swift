@@ -1,7 +1,8 @@
 import FoundationEssentials
 
-/// GETs and PUTs of whole objects through the process's libcurl engine, with the tier's own
-/// short timeouts and no retries: what the HTTP and S3 backends share.
+/// GETs and PUTs of whole objects through the process's libcurl engine (plain-http GETs through
+/// imgfetch's own client, when the downloader is so configured), with the tier's own short
+/// timeouts and no retries: what the HTTP and S3 backends share.
 struct RemoteTransfers: Sendable {
     let downloader: Downloader
     /// The tier as messages name it (no credentials).
@@ -11,9 +12,9 @@ struct RemoteTransfers: Sendable {
     /// What to check when the tier refuses the credentials (HTTP 401 or 403).
     let credentialsHint: String
 
-    init(configuration: RemoteCacheConfiguration, concurrency: Int, credentials: DownloadRequest.Credentials?,
+    init(configuration: RemoteCacheConfiguration, downloader: DownloaderConfiguration, credentials: DownloadRequest.Credentials?,
          signing: DownloadRequest.AWSSigning? = nil, credentialsHint: String) {
-        downloader = Downloader(configuration: DownloaderConfiguration(maxConcurrentDownloads: concurrency))
+        self.downloader = Downloader(configuration: downloader)
         tier = configuration.location.description
         options = DownloadRequest.Options(
             timeout: configuration.timeout, totalTimeout: configuration.totalTimeout, maxRedirects: 0,

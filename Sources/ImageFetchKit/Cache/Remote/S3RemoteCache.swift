@@ -7,10 +7,10 @@ struct S3RemoteCache: RemoteCaching {
     let location: RemoteCacheLocation.S3Location
     let transfers: RemoteTransfers
 
-    init(location: RemoteCacheLocation.S3Location, configuration: RemoteCacheConfiguration, concurrency: Int) {
+    init(location: RemoteCacheLocation.S3Location, configuration: RemoteCacheConfiguration, downloader: DownloaderConfiguration) {
         self.location = location
         transfers = RemoteTransfers(
-            configuration: configuration, concurrency: concurrency, credentials: location.credentials,
+            configuration: configuration, downloader: downloader, credentials: location.credentials,
             signing: location.credentials.map { _ in DownloadRequest.AWSSigning(region: location.region) },
             credentialsHint: "Check AWS_ACCESS_KEY_ID, AWS_SECRET_ACCESS_KEY and AWS_REGION.")
     }

@@ -122,6 +122,17 @@ enum PlainHTTPFetch {
             return failure(.timeout, "Operation too slow. Less than 1 bytes/sec transferred the last \(seconds) seconds")
         }
 
+        /// Puts the connection back after an error status whose short body (a remote tier's 404,
+        /// say) came whole with the head, so that the next request need not open another. A body
+        /// still to come is not waited for: the error is the answer, now.
+        private func keepAfterError(_ connection: PlainConnection, head: ResponseHead, bodyBytesInBuffer: Int) {
+            guard head.status != 304, head.keepsConnectionOpen, head.count(of: "Transfer-Encoding") == 0,
+                  head.count(of: "Content-Length") == 1, let declared = head.value(of: "Content-Length"),
+                  Int(declared) == bodyBytesInBuffer, declared.isASCIIDigits
+            else { return }
+            PlainConnectionPool.shared.putBack(connection, for: target.hostAndPort)
+        }
+
         func run(on connection: PlainConnection, reused: Bool) -> Step {
             let head = "GET \(target.path) HTTP/1.1\r\nHost: \(target.authority)\r\nUser-Agent: \(Transfer.userAgent)\r\n"
                 + "Accept: \(CodecLibraries.acceptHeader)\r\n\r\n"
@@ -159,7 +170,10 @@ enum PlainHTTPFetch {
             guard let headLength, let head = buffer.withUnsafeBytes({ ResponseHead(UnsafeRawBufferPointer(rebasing: $0[..<headLength])) })
             else { return .finished(.handOver) }
             // What libcurl makes of these too: no request this client takes is conditional, so a 304 is an error.
-            if (400...599).contains(head.status) || head.status == 304 { return .finished(failure(.http(status: head.status))) }
+            if (400...599).contains(head.status) || head.status == 304 {
+                keepAfterError(connection, head: head, bodyBytesInBuffer: filled - headLength)
+                return .finished(failure(.http(status: head.status)))
+            }
             guard head.status == 200, head.count(of: "Transfer-Encoding") == 0,
                   (head.value(of: "Content-Encoding") ?? "identity").lowercased() == "identity",
                   head.count(of: "Content-Length") <= 1
