@@ -150,6 +150,22 @@ final class PlainHTTPFetchTests: DownloadTestCase {
         XCTAssertEqual(try server.stats().connections, 1)
     }
 
+    /// The pool keeps at most `idleLimit` idle connections in all, the newest.
+    func testThePoolKeepsABoundedNumberOfIdleConnections() throws {
+        let pool = PlainConnectionPool.shared
+        let server = "pool-test \(self.server.baseURL.port!)"
+        let deadline = ContinuousClock.now + .seconds(5)
+        for _ in 0..<(PlainConnectionPool.idleLimit + 8) {
+            guard case .success(let connection) = PlainConnection.open(
+                host: "127.0.0.1", port: self.server.baseURL.port!, deadline: deadline, cancellation: .init())
+            else { return XCTFail("no connection") }
+            pool.putBack(connection, for: server)
+        }
+        var kept = 0
+        while pool.take(for: server) != nil { kept += 1 }
+        XCTAssertEqual(kept, PlainConnectionPool.idleLimit)
+    }
+
     /// An error status whose short body came with it leaves the connection for the next request.
     func testAnErrorStatusKeepsTheConnection() async throws {
         guard case .failure(let error) = await answer(request("/a.jpg", ["status": "404"])) else { return XCTFail("no error") }

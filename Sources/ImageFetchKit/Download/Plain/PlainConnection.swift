@@ -40,7 +40,9 @@ final class PlainConnection: @unchecked Sendable {
     }
 
     /// Connects to `host` (a name or an address literal) on `port`, trying its addresses in the
-    /// resolver's order, all within `deadline`.
+    /// resolver's order, all within `deadline`. An address that has not answered within
+    /// `fallbackDelay` while others remain (an IPv6 route that drops packets, say) makes the host
+    /// unreachable for this client: libcurl then tries the addresses side by side.
     static func open(host: String, port: Int, deadline: ContinuousClock.Instant, cancellation: Cancellation) -> Result<PlainConnection, OpenFailure> {
         var hints = addrinfo()
         hints.ai_socktype = Int32(SOCK_STREAM.rawValue)
@@ -56,8 +58,10 @@ final class PlainConnection: @unchecked Sendable {
             let connection = PlainConnection(socket: socket)
             if connect(socket, address.ai_addr, address.ai_addrlen) != 0 {
                 guard errno == EINPROGRESS else { continue }
-                switch connection.wait(for: Int16(POLLOUT), until: deadline, cancellation: cancellation) {
-                case .timedOut: return .failure(.timedOut)
+                let othersRemain = next != nil
+                let waitUntil = othersRemain ? min(deadline, .now + fallbackDelay) : deadline
+                switch connection.wait(for: Int16(POLLOUT), until: waitUntil, cancellation: cancellation) {
+                case .timedOut: return .failure(othersRemain && ContinuousClock.now < deadline ? .unreachable : .timedOut)
                 case .cancelled: return .failure(.cancelled)
                 case .ready: break
                 }
@@ -72,6 +76,8 @@ final class PlainConnection: @unchecked Sendable {
         }
         return .failure(.unreachable)
     }
+
+    static let fallbackDelay = Duration.milliseconds(250)
 
     /// Sends all of `bytes`; false when the connection failed, timed out or was cancelled first.
     func send(_ bytes: [UInt8], until deadline: ContinuousClock.Instant, cancellation: Cancellation) -> Bool {
