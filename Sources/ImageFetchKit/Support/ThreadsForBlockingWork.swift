@@ -30,7 +30,13 @@ final class ThreadsForBlockingWork: @unchecked Sendable {
         pthread_condattr_destroy(&attributes)
     }
 
-    // Never deinitialised: the instances are process-wide and their threads refer to them.
+    // Each thread holds the instance until it exits, so this runs only when none is left.
+    deinit {
+        pthread_cond_destroy(condition)
+        pthread_mutex_destroy(mutex)
+        condition.deallocate()
+        mutex.deallocate()
+    }
 
     func run(_ job: @escaping @Sendable () -> Void) {
         pthread_mutex_lock(mutex)
