@@ -219,8 +219,8 @@ final class StartupTests: EndToEndTestCase {
     }
 
     /// Without libcurl a fetch that needs it fails with the network status and names the package,
-    /// and the engine thread waiting for the load ends with it; a one-URL fetch of an http URL
-    /// still succeeds. The library is hidden behind /dev/null in a private mount namespace (needs
+    /// and the engine thread waiting for the load ends with it; fetches of http URLs still
+    /// succeed. The library is hidden behind /dev/null in a private mount namespace (needs
     /// root or user namespaces, and unshare(1)).
     func testAMissingLibcurlFailsTheFetchAndNamesThePackage() throws {
         let library = "/usr/lib/x86_64-linux-gnu/libcurl.so.4"
