@@ -40,7 +40,7 @@ final class ReceivedBody {
         count += bytes.count
     }
 
-    /// The body as `Data`, which takes over its memory; this buffer is empty after.
+    /// The body as `Data`, which takes over its memory; the buffer keeps its count but no memory.
     func takeData() -> Data {
         guard let taken = base, count > 0 else { return Data() }
         let capacity = self.capacity
