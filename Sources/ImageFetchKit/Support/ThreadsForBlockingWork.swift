@@ -11,7 +11,6 @@ final class ThreadsForBlockingWork: @unchecked Sendable {
     private let mutex = UnsafeMutablePointer<pthread_mutex_t>.allocate(capacity: 1)
     private let condition = UnsafeMutablePointer<pthread_cond_t>.allocate(capacity: 1)
     private var jobs: [@Sendable () -> Void] = []
-    private var nextJob = 0
     /// Threads waiting for a job and not yet woken for one.
     private var idle = 0
     /// Wake-ups sent and not yet taken by a waiting thread.
@@ -56,10 +55,9 @@ final class ThreadsForBlockingWork: @unchecked Sendable {
     private func work() {
         pthread_mutex_lock(mutex)
         while true {
-            if nextJob < jobs.count {
-                let job = jobs[nextJob]
-                nextJob += 1
-                if nextJob == jobs.count { jobs.removeAll(keepingCapacity: true); nextJob = 0 }
+            if !jobs.isEmpty {
+                // The queue holds at most the jobs started at once, a few dozen.
+                let job = jobs.removeFirst()
                 pthread_mutex_unlock(mutex)
                 job()
                 pthread_mutex_lock(mutex)

@@ -27,6 +27,16 @@ final class ResponseHeadTests: XCTestCase {
         XCTAssertEqual(head("HTTP/1.1 200\r\n\r\n")?.status, 200)
     }
 
+    /// One Content-Length of plain digits is a length; two, or one of anything else, is left to libcurl.
+    func testTheDeclaredLengthIsOneFieldOfDigits() {
+        XCTAssertEqual(head("HTTP/1.1 200 OK\r\n\r\n")?.declaredLength, ResponseHead.DeclaredLength.none)
+        XCTAssertEqual(head("HTTP/1.1 200 OK\r\ncontent-length: 12\r\n\r\n")?.declaredLength, .bytes(12))
+        XCTAssertEqual(head("HTTP/1.1 200 OK\r\nContent-Length: 12\r\nContent-Length: 12\r\n\r\n")?.declaredLength, .unreadable)
+        for value in ["+12", "12a", "-1", "", "99999999999999999999"] {
+            XCTAssertEqual(head("HTTP/1.1 200 OK\r\nContent-Length: \(value)\r\n\r\n")?.declaredLength, .unreadable, value)
+        }
+    }
+
     /// Whatever libcurl may read by rules of its own is not read here.
     func testHeadsItDoesNotReadPlainlyAreRefused() {
         XCTAssertNil(head("HTTP/2 200\r\n\r\n"))

@@ -127,8 +127,7 @@ enum PlainHTTPFetch {
         /// still to come is not waited for: the error is the answer, now.
         private func keepAfterError(_ connection: PlainConnection, head: ResponseHead, bodyBytesInBuffer: Int) {
             guard head.status != 304, head.keepsConnectionOpen, head.count(of: "Transfer-Encoding") == 0,
-                  head.count(of: "Content-Length") == 1, let declared = head.value(of: "Content-Length"),
-                  Int(declared) == bodyBytesInBuffer, declared.isASCIIDigits
+                  case .bytes(bodyBytesInBuffer) = head.declaredLength
             else { return }
             PlainConnectionPool.shared.putBack(connection, for: target.hostAndPort)
         }
@@ -175,34 +174,36 @@ enum PlainHTTPFetch {
                 return .finished(failure(.http(status: head.status)))
             }
             guard head.status == 200, head.count(of: "Transfer-Encoding") == 0,
-                  (head.value(of: "Content-Encoding") ?? "identity").lowercased() == "identity",
-                  head.count(of: "Content-Length") <= 1
+                  (head.value(of: "Content-Encoding") ?? "identity").lowercased() == "identity"
             else { return .finished(.handOver) }
-            var expected: Int?
-            if let declared = head.value(of: "Content-Length") {
-                guard declared.isASCIIDigits, let length = Int(declared) else { return .finished(.handOver) }
-                expected = length
+            let expected: Int?
+            switch head.declaredLength {
+            case .none: expected = nil
+            case .bytes(let length): expected = length
+            case .unreadable: return .finished(.handOver)
             }
             let limit = request.options.maxBytes
-            if let limit, let expected, expected > limit { return .finished(failure(.tooLarge(limit: limit), "Maximum file size exceeded")) }
+            let tooLarge = { (limit: Int) in Step.finished(failure(.tooLarge(limit: limit), "Maximum file size exceeded")) }
+            if let limit, let expected, expected > limit { return tooLarge(limit) }
 
             // A declared length is a claim: no more than 64 MiB is set aside for it before it arrives.
             let body = ReceivedBody(capacity: min(expected ?? 256 * 1024, 64 * 1024 * 1024))
             let remaining = { (expected ?? Int.max) - body.count }
-            func tookTooMuch() -> Bool {
+            /// Reports the body's growth; the step to return once it is past the size limit.
+            func received() -> Step? {
                 progress?(DownloadProgress(received: Int64(body.count), expected: expected.map(Int64.init)))
-                if let limit { return body.count > limit }
-                return false
+                guard let limit, body.count > limit else { return nil }
+                return tooLarge(limit)
             }
             if filled > headLength {
                 buffer.withUnsafeBytes { body.append(UnsafeRawBufferPointer(rebasing: $0[headLength..<min(filled, headLength + remaining())])) }
-                if tookTooMuch() { return .finished(failure(.tooLarge(limit: limit!), "Maximum file size exceeded")) }
+                if let stop = received() { return stop }
             }
             while remaining() > 0 {
                 switch connection.receive(into: body.room(atMost: remaining()), until: nextDeadline(), cancellation: cancellation) {
                 case .bytes(let count):
                     body.didReceive(count)
-                    if tookTooMuch() { return .finished(failure(.tooLarge(limit: limit!), "Maximum file size exceeded")) }
+                    if let stop = received() { return stop }
                 case .end:
                     if let expected {
                         return .finished(failure(.truncated, "transfer closed with \(expected - body.count) bytes remaining to read"))

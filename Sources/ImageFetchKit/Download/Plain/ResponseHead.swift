@@ -20,6 +20,25 @@ struct ResponseHead {
     /// limit for one response's headers is 300 KiB; images never come near either).
     static let maximumSize = 64 * 1024
 
+    enum DeclaredLength: Equatable {
+        /// No Content-Length: the body runs to the end of the connection.
+        case none
+        case bytes(Int)
+        /// More than one Content-Length, or one that is not a plain number: left to libcurl.
+        case unreadable
+    }
+
+    /// The body length the head declares.
+    var declaredLength: DeclaredLength {
+        switch count(of: "Content-Length") {
+        case 0: return .none
+        case 1:
+            guard let declared = value(of: "Content-Length"), declared.isASCIIDigits, let length = Int(declared) else { return .unreadable }
+            return .bytes(length)
+        default: return .unreadable
+        }
+    }
+
     /// The value of the first field called `name` (any case), trimmed.
     func value(of name: String) -> String? {
         let wanted = name.lowercased()
