@@ -43,6 +43,18 @@ class DownloadTestCase: XCTestCase {
         DownloadRequest(url: server.url(path, query), options: options)
     }
 
+    /// Waits for `task`, a load whose caller was cancelled: it must end with a `.cancelled` error.
+    func assertCancelled(
+        _ task: Task<DownloadResponse, Error>, _ message: String, file: StaticString = #filePath, line: UInt = #line
+    ) async throws {
+        do {
+            _ = try await task.value
+            XCTFail(message, file: file, line: line)
+        } catch let error as DownloadError {
+            XCTAssertEqual(error.kind, .cancelled, file: file, line: line)
+        }
+    }
+
     /// The error `load` throws, failing the test if it succeeds instead.
     func loadError(_ downloader: Downloader, _ request: DownloadRequest, file: StaticString = #filePath, line: UInt = #line) async -> DownloadError? {
         do {

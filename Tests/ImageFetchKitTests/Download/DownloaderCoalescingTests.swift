@@ -46,14 +46,7 @@ final class DownloaderCoalescingTests: DownloadTestCase {
         await events.wait(for: 99) { if case .joined = $0 { true } else { false } }
         try await server.waitForHeldRequests(1, to: "/a.jpg")
         for task in tasks.dropLast() { task.cancel() }
-        for task in tasks.dropLast() {
-            do {
-                _ = try await task.value
-                XCTFail("a cancelled requester got a response")
-            } catch let error as DownloadError {
-                XCTAssertEqual(error.kind, .cancelled)
-            }
-        }
+        for task in tasks.dropLast() { try await assertCancelled(task, "a cancelled requester got a response") }
         try server.release("go")
         let body = try await tasks.last!.value.body
         XCTAssertEqual(body, data)
@@ -69,14 +62,7 @@ final class DownloaderCoalescingTests: DownloadTestCase {
         await events.wait(for: 9) { if case .joined = $0 { true } else { false } }
         try await server.waitForRequests(1, to: "/a.jpg")
         for task in tasks { task.cancel() }
-        for task in tasks {
-            do {
-                _ = try await task.value
-                XCTFail("a cancelled requester got a response")
-            } catch let error as DownloadError {
-                XCTAssertEqual(error.kind, .cancelled)
-            }
-        }
+        for task in tasks { try await assertCancelled(task, "a cancelled requester got a response") }
         await events.wait(for: 1) { $0 == .abandoned(stalling.url) }
         // The server sees the client hang up in the middle of the body.
         try await server.waitForAbandonedResponses(1, to: "/a.jpg")
@@ -91,12 +77,7 @@ final class DownloaderCoalescingTests: DownloadTestCase {
             withUnsafeCurrentTask { $0?.cancel() }
             return try await downloader.load(req)
         }
-        do {
-            _ = try await task.value
-            XCTFail("a task cancelled before loading got a response")
-        } catch let error as DownloadError {
-            XCTAssertEqual(error.kind, .cancelled)
-        }
+        try await assertCancelled(task, "a task cancelled before loading got a response")
     }
 
     func testRequestsWithDifferentHeadersAreNotCoalesced() async throws {

@@ -215,12 +215,7 @@ final class PlainHTTPFetchTests: DownloadTestCase {
         let waiting = Task { try await downloader.load(second) }
         try await Task.sleep(for: .milliseconds(100))
         waiting.cancel()
-        do {
-            _ = try await waiting.value
-            XCTFail("the cancelled request was answered")
-        } catch let error as DownloadError {
-            XCTAssertEqual(error.kind, .cancelled)
-        }
+        try await assertCancelled(waiting, "the cancelled request was answered")
         try server.release()
         let body = try await first.value.body
         XCTAssertEqual(body, served)
