@@ -1,45 +1,19 @@
 import XCTest
 
-/// libcurl is loaded at the first network use, so runs that never fetch skip its dynamic linking,
-/// and plain-http fetches go over imgfetch's own client without it.
-/// The dynamic loader's own trace (`LD_DEBUG=files`) says which libraries a run loaded. `--retry 1`
-/// makes a fetch one that imgfetch's own client leaves to libcurl.
+/// libcurl is loaded at the first network use, so runs that never fetch skip its dynamic linking.
+/// The dynamic loader's own trace (`LD_DEBUG=files`) says which libraries a run loaded.
 final class StartupTests: EndToEndTestCase {
     func testCacheHitNeverLoadsLibcurl() throws {
         let url = url("baseline.jpg")
-        let fetch = try imgfetch(["get", "--retry", "1", url], environment: ["LD_DEBUG": "files"])
+        let fetch = try imgfetch(["get", url], environment: ["LD_DEBUG": "files"])
         XCTAssertEqual(fetch.status, 0, fetch.stderr)
-        XCTAssertTrue(fetch.stderr.contains("libcurl.so.4"), "a fetch with retries loads libcurl")
+        XCTAssertTrue(fetch.stderr.contains("libcurl.so.4"), "a fetch loads libcurl")
 
         let hit = try imgfetch(["get", url], environment: ["LD_DEBUG": "files"])
         XCTAssertEqual(hit.status, 0, hit.stderr)
         XCTAssertEqual(hit.stdout, fetch.stdout)
         XCTAssertFalse(hit.stderr.contains("libcurl"), "a cache hit must not load libcurl")
         XCTAssertEqual(try requests("/baseline.jpg"), 1)
-    }
-
-    /// Fetches of http URLs need no libcurl (see `PlainHTTPFetch`), in a `get` of one URL or more
-    /// and in a `prefetch`; a fetch with retries goes over libcurl (`testCacheHitNeverLoadsLibcurl`).
-    func testPlainHTTPFetchesNeverLoadLibcurl() throws {
-        let one = try imgfetch(["get", url("baseline.jpg")], environment: ["LD_DEBUG": "files"])
-        XCTAssertEqual(one.status, 0, one.stderr)
-        XCTAssertFalse(one.stderr.contains("libcurl"), "a one-URL fetch loaded libcurl")
-        XCTAssertEqual(try cachedEntries().count, 1)
-        let cached = one.stdout.trimmingCharacters(in: .whitespacesAndNewlines)
-        XCTAssertEqual(FileManager.default.contents(atPath: cached), FileManager.default.contents(atPath: Self.fixtures.appendingPathComponent("baseline.jpg").path))
-
-        let two = try imgfetch(["get", url("alpha.png"), url("baseline.jpg")], environment: ["LD_DEBUG": "files"])
-        XCTAssertEqual(two.status, 0, two.stderr)
-        XCTAssertFalse(two.stderr.contains("libcurl"), "a two-URL get loaded libcurl")
-        XCTAssertEqual(try requests("/baseline.jpg"), 1)
-        XCTAssertEqual(try requests("/alpha.png"), 1)
-
-        let list = Data([url("progressive.jpg"), url("alpha.png"), url("baseline.jpg")].joined(separator: "\n").utf8)
-        let batch = try imgfetch(["prefetch", "-j", "2", "-"], environment: ["LD_DEBUG": "files"], stdin: list)
-        XCTAssertEqual(batch.status, 0, batch.stderr)
-        XCTAssertFalse(batch.stderr.contains("libcurl"), "a prefetch loaded libcurl")
-        XCTAssertEqual(try requests("/progressive.jpg"), 1)
-        XCTAssertEqual(try cachedEntries().count, 3)
     }
 
     /// The codec libraries are loaded at the first decode: fetching validates headers with
@@ -182,7 +156,7 @@ final class StartupTests: EndToEndTestCase {
     /// load would wait for the dynamic loader's lock (see `CurlEngine.shared`). strace shows the
     /// thread being named before libcurl's file is opened.
     func testTheEngineThreadStartsBeforeLibcurlIsLoaded() throws {
-        let trace = lines(try traced(["get", "--retry", "1", url("baseline.jpg")], syscalls: "openat,write", followingThreads: true))
+        let trace = lines(try traced(["get", url("baseline.jpg")], syscalls: "openat,write", followingThreads: true))
         let named = trace.firstIndex { $0.contains("\"imgfetch.curl\"") }
         let loaded = trace.firstIndex { $0.contains("openat(") && $0.contains("/libcurl.so.4\"") }
         XCTAssertNotNil(named, trace.joined(separator: "\n"))
@@ -190,13 +164,13 @@ final class StartupTests: EndToEndTestCase {
         if let named, let loaded { XCTAssertLessThan(named, loaded, "the engine thread started after libcurl was loaded") }
     }
 
-    /// A key with no file in the cache is a miss only a fetch can answer: unless imgfetch's own
-    /// client will make the request, libcurl starts loading on a thread of its own before the index opens, into an existing cache and into a new one (see
+    /// A key with no file in the cache is a miss only a fetch can answer: libcurl starts loading
+    /// on a thread of its own before the index opens, into an existing cache and into a new one (see
     /// `Downloader.startEngine`). The thread is named as it starts, on the thread that starts it,
     /// so its name comes before the index in the trace whatever the threads do next.
     func testAMissStartsLoadingLibcurlBeforeTheIndexOpens() throws {
         func order(_ name: String) throws -> (started: Int?, index: Int?, trace: String) {
-            let trace = lines(try traced(["get", "--retry", "1", url(name)], syscalls: "openat,write", followingThreads: true))
+            let trace = lines(try traced(["get", url(name)], syscalls: "openat,write", followingThreads: true))
             let started = trace.firstIndex { $0.contains("\"imgfetch.dlopen\"") }
             let index = trace.firstIndex { $0.contains("openat(") && $0.contains("/index.sqlite\"") }
             return (started, index, trace.joined(separator: "\n"))
@@ -219,8 +193,7 @@ final class StartupTests: EndToEndTestCase {
     }
 
     /// Without libcurl a fetch that needs it fails with the network status and names the package,
-    /// and the engine thread waiting for the load ends with it; fetches of http URLs still
-    /// succeed. The library is hidden behind /dev/null in a private mount namespace (needs
+    /// and the engine thread waiting for the load ends with it. The library is hidden behind /dev/null in a private mount namespace (needs
     /// root or user namespaces, and unshare(1)).
     func testAMissingLibcurlFailsTheFetchAndNamesThePackage() throws {
         let library = "/usr/lib/x86_64-linux-gnu/libcurl.so.4"
@@ -231,7 +204,7 @@ final class StartupTests: EndToEndTestCase {
             return try Shell.run(
                 "exec unshare --mount -- bash -c \(Shell.quote(script))", environment: ["IMGFETCH_CACHE_DIR": cacheDirectory.path])
         }
-        let result = try withoutLibcurl(["get", "--retry", "1", url("baseline.jpg")])
+        let result = try withoutLibcurl(["get", url("baseline.jpg")])
         if result.status != 3, result.stderr.contains("unshare") || result.stderr.contains("mount:") {
             throw XCTSkip("no private mount namespace here: \(result.stderr)")
         }
@@ -239,11 +212,6 @@ final class StartupTests: EndToEndTestCase {
         XCTAssertTrue(result.stderr.contains("cannot load libcurl.so.4 (Debian package libcurl4"), result.stderr)
         XCTAssertEqual(try requests("/baseline.jpg"), 0)
         XCTAssertEqual(try cachedEntries().count, 0)
-
-        let plain = try withoutLibcurl(["get", url("baseline.jpg"), url("alpha.png")])
-        XCTAssertEqual(plain.status, 0, plain.stderr)
-        XCTAssertEqual(try requests("/baseline.jpg"), 1)
-        XCTAssertEqual(try cachedEntries().count, 2)
     }
 
     /// strace's trace of `syscalls` in one run of imgfetch with `arguments` on this test's cache;

@@ -3,8 +3,7 @@ import FoundationEssentials
 import Synchronization
 
 /// The network loader: fetches over the process's single libcurl engine, coalescing equal
-/// requests, within this downloader's concurrency limit and queue order (plain-http GETs may go
-/// over `PlainHTTPFetch` instead: see `DownloaderConfiguration.plainHTTPWithoutLibcurl`).
+/// requests, within this downloader's concurrency limit and queue order.
 /// Coalescing and the limit are per downloader; connections and the DNS cache are shared by all.
 ///
 /// Thread safety: every method may be called from any task or thread at once.
@@ -13,12 +12,6 @@ import Synchronization
 public final class Downloader: DataLoading {
     public let configuration: DownloaderConfiguration
     private let client: EngineClient
-    /// The concurrency limit for the requests that go over `PlainHTTPFetch`.
-    private let plainSlots: PlainRequestSlots
-    /// The servers (`PlainHTTPFetch.Target.hostAndPort`) the plain client handed a request back
-    /// for: one that redirects, chunks or compresses, or cannot be reached, would otherwise have
-    /// every later request tried twice.
-    private let serversForLibcurl = Mutex<Set<String>>([])
 
     public convenience init(configuration: DownloaderConfiguration = DownloaderConfiguration()) {
         self.init(configuration: configuration, observer: nil)
@@ -28,7 +21,6 @@ public final class Downloader: DataLoading {
     /// engine's thread; tests use it to wait for a state instead of sleeping.
     init(configuration: DownloaderConfiguration, observer: (@Sendable (DownloadEvent) -> Void)?) {
         self.configuration = configuration
-        self.plainSlots = PlainRequestSlots(count: configuration.maxConcurrentDownloads)
         self.client = EngineClient(id: CurlEngine.makeID(), configuration: configuration, observer: observer)
     }
 
@@ -59,13 +51,6 @@ public final class Downloader: DataLoading {
         guard scheme == "http" || scheme == "https" else {
             throw DownloadError(url: request.url, kind: .unsupportedScheme)
         }
-        if configuration.plainHTTPWithoutLibcurl, PlainHTTPFetch.accepts(request),
-           let server = PlainHTTPFetch.Target(request.url)?.hostAndPort, !serversForLibcurl.withLock({ $0.contains(server) }) {
-            switch await plainFetch(request, progress: progress) {
-            case .answered(let result): return try result.get()
-            case .handOver: _ = serversForLibcurl.withLock { $0.insert(server) }
-            }
-        }
         let engine: CurlEngine
         switch CurlEngine.shared {
         case .success(let loaded): engine = loaded
@@ -85,21 +70,5 @@ public final class Downloader: DataLoading {
             engine.send(.cancel(requesterID: id))
         }
         return try result.get()
-    }
-
-    /// `PlainHTTPFetch` in one of this downloader's slots, ended early when the calling task is cancelled.
-    private func plainFetch(
-        _ request: DownloadRequest, progress: (@Sendable (DownloadProgress) -> Void)?
-    ) async -> PlainHTTPFetch.Outcome {
-        guard await plainSlots.enter() else {
-            return .answered(.failure(DownloadError(url: request.url, kind: .cancelled)))
-        }
-        defer { plainSlots.leave() }
-        let cancellation = PlainConnection.Cancellation()
-        return await withTaskCancellationHandler {
-            await PlainHTTPFetch.fetchOnOwnThread(request, progress: progress, cancellation: cancellation)
-        } onCancel: {
-            cancellation.raised.store(true, ordering: .relaxed)
-        }
     }
 }

@@ -13,17 +13,8 @@ public struct DownloaderConfiguration: Hashable, Sendable {
         case lifo
     }
 
-    /// Sends the requests `PlainHTTPFetch` takes (plain-http GETs with nothing libcurl must add)
-    /// over imgfetch's own HTTP/1.1 client, and loads libcurl only for the rest: for the command
-    /// line, where loading libcurl costs as much as curl's whole run. At most
-    /// `maxConcurrentDownloads` such requests run at once, as for libcurl's (each kind has its own
-    /// limit); they wait in order of arrival, whatever `order` says, and equal ones are not
-    /// coalesced (the loader already coalesces loads of one image).
-    public var plainHTTPWithoutLibcurl: Bool
-
-    public init(maxConcurrentDownloads: Int = 6, order: Order = .fifo, plainHTTPWithoutLibcurl: Bool = false) {
+    public init(maxConcurrentDownloads: Int = 6, order: Order = .fifo) {
         self.maxConcurrentDownloads = max(1, maxConcurrentDownloads)
         self.order = order
-        self.plainHTTPWithoutLibcurl = plainHTTPWithoutLibcurl
     }
 }

@@ -2,7 +2,7 @@ import CCurl
 import FoundationEssentials
 
 extension Transfer {
-    /// What every request says it comes from, over libcurl or `PlainHTTPFetch`.
+    /// What every request says it comes from.
     static let userAgent = "imgfetch/0.1"
 
     /// Applies the request to `easy`: safe defaults (http/https only, TLS verified, the default

@@ -54,8 +54,8 @@ extension ImageLoader {
                 return .answered(.loaded(image))
             case .noFile:
                 // A fetch is all but certain: libcurl loads while the index opens (see
-                // `Downloader.startEngine`), unless imgfetch's own client will make the request.
-                if !options.cacheOnly, configuration.dataLoader == nil, !fetchesWithoutLibcurl(url, options: options) {
+                // `Downloader.startEngine`).
+                if !options.cacheOnly, configuration.dataLoader == nil {
                     Downloader.startEngine()
                 }
             case .indexMustAnswer:

@@ -86,12 +86,6 @@ extension ImageLoader {
         return DownloadRequest(url: url, headers: headers, validators: validators, options: transfer)
     }
 
-    /// Whether the default downloader will fetch `url` over imgfetch's own client
-    /// (`PlainHTTPFetch`), so that libcurl need not be loaded for it.
-    func fetchesWithoutLibcurl(_ url: URL, options: LoadOptions) -> Bool {
-        configuration.plainHTTPWithoutLibcurl && PlainHTTPFetch.accepts(downloadRequest(url, stale: nil, options: options))
-    }
-
     /// Puts a permanent failure on the failed-URL list (best effort) and returns the error to throw.
     private func remembering(_ error: LoaderError, of url: URL, in cache: DiskCache?) -> LoaderError {
         if error.isPermanent, let cache {

@@ -147,8 +147,7 @@ public final class ImageLoader: Sendable {
         return openedDataLoader.withLock { opened in
             if let opened { return opened }
             let downloader = Downloader(configuration: DownloaderConfiguration(
-                maxConcurrentDownloads: configuration.maxConcurrentTransfers, order: configuration.transferOrder,
-                plainHTTPWithoutLibcurl: configuration.plainHTTPWithoutLibcurl))
+                maxConcurrentDownloads: configuration.maxConcurrentTransfers, order: configuration.transferOrder))
             opened = downloader
             return downloader
         }
@@ -162,8 +161,7 @@ public final class ImageLoader: Sendable {
             // Callers run up to twice as many loads as transfers (prefetch does); a slot the tier's
             // downloader never uses costs nothing, one too few makes a load wait behind another.
             let tier = RemoteCacheTier(
-                configuration: remote, loads: 4 * configuration.maxConcurrentTransfers, transfers: configuration.maxConcurrentTransfers,
-                plainHTTPWithoutLibcurl: configuration.plainHTTPWithoutLibcurl)
+                configuration: remote, loads: 4 * configuration.maxConcurrentTransfers, transfers: configuration.maxConcurrentTransfers)
             opened = tier
             return tier
         }

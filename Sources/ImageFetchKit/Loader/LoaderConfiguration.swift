@@ -16,10 +16,6 @@ public struct LoaderConfiguration: Sendable {
     public var maxConcurrentTransfers: Int
     /// Which queued transfer starts first when the default downloader is at its limit.
     public var transferOrder: DownloaderConfiguration.Order
-    /// Lets the default downloader send plain-http GETs over imgfetch's own HTTP/1.1 client, so
-    /// that libcurl loads only for what that client does not take (see
-    /// `DownloaderConfiguration.plainHTTPWithoutLibcurl`): for the command line.
-    public var plainHTTPWithoutLibcurl: Bool
     /// The decoders that validate what is fetched.
     public var decoders: DecoderRegistry
     /// The network seam; `nil` creates a `Downloader` on the first network load (so a cache hit
@@ -38,7 +34,6 @@ public struct LoaderConfiguration: Sendable {
         memoryCostLimit: Int = LoaderConfiguration.defaultMemoryCostLimit,
         maxConcurrentTransfers: Int = 6,
         transferOrder: DownloaderConfiguration.Order = .fifo,
-        plainHTTPWithoutLibcurl: Bool = false,
         decoders: DecoderRegistry = .standard,
         dataLoader: (any DataLoading)? = nil,
         remoteCache: RemoteCacheConfiguration? = nil
@@ -48,7 +43,6 @@ public struct LoaderConfiguration: Sendable {
         self.memoryCostLimit = memoryCostLimit
         self.maxConcurrentTransfers = maxConcurrentTransfers
         self.transferOrder = transferOrder
-        self.plainHTTPWithoutLibcurl = plainHTTPWithoutLibcurl
         self.decoders = decoders
         self.dataLoader = dataLoader
         self.remoteCache = remoteCache

@@ -12,15 +12,14 @@ extension LoaderOptions {
     }
 
     /// A loader on the cache `--cache-dir` names (`cacheDir`), else the one the environment names,
-    /// with the remote tier `--remote-cache` or the environment names, if any. Its plain-http GETs
-    /// go over imgfetch's own client (`plainHTTPWithoutLibcurl`).
+    /// with the remote tier `--remote-cache` or the environment names, if any.
     static func makeLoader(
         cacheDir: String?, remoteCache: String?, remoteCacheMode: RemoteCacheConfiguration.Mode,
         concurrency: Int, memoryCostLimit: Int = LoaderConfiguration.defaultMemoryCostLimit
     ) throws -> ImageLoader {
         ImageLoader(configuration: LoaderConfiguration(
             cacheDirectory: try CacheLocationOptions.resolvedDirectory(cacheDir: cacheDir), memoryCostLimit: memoryCostLimit,
-            maxConcurrentTransfers: concurrency, plainHTTPWithoutLibcurl: true,
+            maxConcurrentTransfers: concurrency,
             remoteCache: try RemoteCacheOptions.configuration(explicit: remoteCache, mode: remoteCacheMode)))
     }
 }

@@ -21,21 +21,4 @@ extension FuzzTarget {
         let clock = lines[1].split(separator: " ", omittingEmptySubsequences: false)[4].split(separator: ":").compactMap { Int($0) }
         precondition(clock.count == 3 && clock[0] < 24 && clock[1] < 60 && clock[2] <= 60, "a clock out of range in \(lines[1])")
     }
-
-    /// A response head as imgfetch's own HTTP client reads it (`ResponseHead`, see
-    /// `PlainHTTPFetch`): where it ends, then its status and fields. The end lies within the bytes,
-    /// just after a newline; a head that parses has a status from 100 to 599 and field names with
-    /// no white space.
-    static let responseHead = FuzzTarget(name: "responsehead", summary: "HTTP/1.x response heads", seedSuffixes: []) { data in
-        [UInt8](data).withUnsafeBytes { bytes in
-            guard let length = ResponseHead.length(in: bytes) else { return }
-            precondition(length >= 2 && length <= bytes.count && bytes[length - 1] == UInt8(ascii: "\n"), "a head ending at \(length) of \(bytes.count) bytes")
-            guard let head = ResponseHead(UnsafeRawBufferPointer(rebasing: bytes[..<length])) else { return }
-            precondition((100...599).contains(head.status), "status \(head.status)")
-            for field in head.fields {
-                precondition(!field.name.isEmpty && !field.name.contains(" ") && !field.name.contains("\t"), "field name \(field.name.debugDescription)")
-            }
-            _ = head.value(of: "Content-Length")
-        }
-    }
 }

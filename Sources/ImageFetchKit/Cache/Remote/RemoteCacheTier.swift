@@ -41,13 +41,10 @@ final class RemoteCacheTier: Sendable {
     /// - Parameter loads: the most loads that may reach the tier at once (each fetches once);
     ///   uploads run `transfers` at a time, at most 4: they are in the background, and more
     ///   only crowd the tier (and the machine) while the loads are still running.
-    /// `plainHTTPWithoutLibcurl`: the tier's plain-http GETs go over imgfetch's own client, as
-    /// the origin's do (see `DownloaderConfiguration.plainHTTPWithoutLibcurl`).
-    init(configuration: RemoteCacheConfiguration, loads: Int, transfers: Int, plainHTTPWithoutLibcurl: Bool = false) {
+    init(configuration: RemoteCacheConfiguration, loads: Int, transfers: Int) {
         self.configuration = configuration
         uploaders = min(4, max(1, transfers))
-        let downloader = DownloaderConfiguration(
-            maxConcurrentDownloads: max(1, loads) + uploaders, plainHTTPWithoutLibcurl: plainHTTPWithoutLibcurl)
+        let downloader = DownloaderConfiguration(maxConcurrentDownloads: max(1, loads) + uploaders)
         switch configuration.location {
         case .http(let base, let credentials):
             backend = HTTPRemoteCache(base: base, credentials: credentials, configuration: configuration, downloader: downloader)

@@ -1,7 +1,6 @@
 import FoundationEssentials
 
-/// GETs and PUTs of whole objects through the process's libcurl engine (plain-http GETs through
-/// imgfetch's own client, when the downloader is so configured), with the tier's own short
+/// GETs and PUTs of whole objects through the process's libcurl engine, with the tier's own short
 /// timeouts and no retries: what the HTTP and S3 backends share.
 struct RemoteTransfers: Sendable {
     let downloader: Downloader
