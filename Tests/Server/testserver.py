@@ -36,6 +36,10 @@ is chosen per request by query parameters, so a test states its fault in the URL
   echo_headers=1    answer with the request headers as a JSON object
   hold=NAME         do not answer until POST /_release?name=NAME (or POST /_release for all)
   close_quietly=1   close the connection after the response without saying so beforehand
+  close_delimited=1 answer as HTTP/1.0 servers do: no Content-Length, the body ends when the server
+                    closes the connection; the head and the first body bytes leave in one write
+  nul_in=WHERE      a NUL byte in a header field's name, its value, or the reason phrase
+                    (WHERE = name | value | reason)
 
 Control endpoints (not counted in any statistic):
   GET  /_stats      JSON: requests per path, connections opened, most requests in flight at once,
@@ -293,6 +297,10 @@ class Handler(http.server.BaseHTTPRequestHandler):
         page (a client can then see the whole response in its first read)."""
         query = query or {}
         chunked = query.get("chunked") == "1"
+        if query.get("close_delimited") == "1" and send_body and status == 200:
+            return self.reply_close_delimited(body, headers)
+        if "nul_in" in query:
+            return self.reply_with_nul(query["nul_in"], status, body, headers)
         self.send_response(status)
         for name, value in headers.items():
             self.send_header(name, value)
@@ -336,6 +344,27 @@ class Handler(http.server.BaseHTTPRequestHandler):
             # Closes the kept-alive connection after the response without having said so, as a
             # server whose idle timeout ran out does.
             self.close_connection = True
+
+    def reply_close_delimited(self, body, headers):
+        head = "HTTP/1.0 200 OK\r\n" + "".join("%s: %s\r\n" % item for item in headers.items()) + "\r\n"
+        # The first body bytes ride with the head, as a small server's single send() leaves them.
+        first = min(len(body), 1000)
+        self.wfile.write(head.encode() + body[:first])
+        self.wfile.flush()
+        self.wfile.write(body[first:])
+        self.wfile.flush()
+        self.close_connection = True
+
+    def reply_with_nul(self, where, status, body, headers):
+        reason = "O\0K" if where == "reason" else "OK"
+        lines = ["HTTP/1.1 %d %s" % (status, reason)]
+        lines += ["%s: %s" % item for item in headers.items()]
+        lines.append({"name": "X-Na\0me: 1", "value": "X-Name: va\0lue"}.get(where, "X-Name: 1"))
+        lines.append("Content-Length: %d" % len(body))
+        lines.append("Connection: close")
+        self.wfile.write(("\r\n".join(lines) + "\r\n\r\n").encode() + body)
+        self.wfile.flush()
+        self.close_connection = True
 
     def write(self, data, chunked):
         if chunked and data:
