@@ -24,7 +24,7 @@ struct LoaderOptions: ParsableArguments {
         valueName: "duration"))
     var maxAge: String?
 
-    @Option(help: ArgumentHelp("Give up when connecting, or waiting for the next byte, takes longer than this (seconds).", valueName: "seconds"))
+    @Option(help: ArgumentHelp("Give up when connecting takes longer than this, or the body comes slower than 1 byte a second over this long (seconds).", valueName: "seconds"))
     var timeout: Double = 15
 
     @Option(name: [.customShort("H", allowingJoined: true), .customLong("header")], help: ArgumentHelp(
