@@ -236,6 +236,14 @@ public final class DiskCache: Sendable {
         return changed > 0 ? try entry(for: key) : nil
     }
 
+    /// Whether `entry` may answer a load that accepts entries up to `maxAge` seconds old (nil: the
+    /// cache's own max age): see `DiskCacheConfiguration.isFresh`.
+    public func isFresh(_ entry: CacheEntry, maxAge: TimeInterval? = nil) -> Bool {
+        configuration.isFresh(
+            fetchedAt: entry.fetchedAt.timeIntervalSince1970, expiresAt: entry.expiresAt.timeIntervalSince1970,
+            maxAge: maxAge, at: configuration.currentDate().timeIntervalSince1970)
+    }
+
     /// Whether `entry` is past its own expiry or older than the current `maxAge` allows.
     public func isExpired(_ entry: CacheEntry, at date: Date? = nil) -> Bool {
         configuration.isExpired(

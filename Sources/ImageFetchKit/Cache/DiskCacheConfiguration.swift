@@ -68,4 +68,10 @@ public struct DiskCacheConfiguration: Sendable {
     func isExpired(fetchedAt: Double, expiresAt: Double, at now: Double) -> Bool {
         now >= expiresAt || now - fetchedAt >= maxAge
     }
+
+    /// The one freshness rule, for index entries, stamps and remote objects alike: not expired,
+    /// and younger than `requested` (a load's `maxAge`) when one is given.
+    func isFresh(fetchedAt: Double, expiresAt: Double, maxAge requested: TimeInterval?, at now: Double) -> Bool {
+        !isExpired(fetchedAt: fetchedAt, expiresAt: expiresAt, at: now) && now - fetchedAt < (requested ?? .infinity)
+    }
 }

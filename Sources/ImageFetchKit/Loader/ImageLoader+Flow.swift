@@ -1,25 +1,27 @@
 import FoundationEssentials
 
+/// The one load flow, for originals and variants alike: look the key up once (memory, the entry
+/// file's stamp, else the index), then, for a miss, produce it once: in this process (later loads
+/// of the key join), under the cross-process key lock, after one more look (another process may
+/// have made it while this one waited), from the remote tier if it has it, else from the target's
+/// producer (the origin, or a transform of the original's load).
 extension ImageLoader {
     /// What the caches say about one load.
     enum CacheAnswer {
         /// The caches answered: a hit, or a failure a fetch would not change.
         case answered(LoadResult.Outcome)
-        /// Only the network can answer.
-        case needsNetwork(NetworkLoad)
-        /// The variant a transform asks for is not cached: it must be made (see `ImageLoader+Variant`).
-        case needsVariant(VariantLoad)
+        /// Only producing the target can answer.
+        case mustProduce(Production)
     }
 
-    /// A load the caches could not answer: its URL, key and disk cache (nil with `noDiskCache`).
-    struct NetworkLoad {
-        let url: URL
-        let key: CacheKey
+    /// A miss: what to produce, the disk cache to store it in (nil with `noDiskCache`).
+    struct Production {
+        let target: LoadTarget
         let cache: DiskCache?
     }
 
-    /// Memory cache, then disk cache (a hit is promoted to memory), then the checks that stop a
-    /// fetch: `cacheOnly` and the failed-URL list.
+    /// The caches' answer for `text` under `options`: the variant `options.transform` asks for,
+    /// else the original.
     func answerFromCaches(_ text: String, options: LoadOptions) -> CacheAnswer {
         do throws(LoaderError) {
             guard let url = URL(string: text), let scheme = url.scheme?.lowercased(), scheme == "http" || scheme == "https",
@@ -27,73 +29,69 @@ extension ImageLoader {
                 throw .invalidURL(text)
             }
             let key = CacheKey(url: url, filter: options.keyFilter)
-            if let spec = options.transform {
-                return try answerVariantFromCaches(url: url, original: key, spec: spec, options: options)
-            }
-            return answerOriginalFromCaches(url: url, key: key, options: options)
+            let target = options.transform.map { LoadTarget.variant(url, original: key, spec: $0) } ?? .original(url, key: key)
+            return try answer(target, options: options)
         } catch {
             return .answered(.failed(error))
         }
     }
 
-    /// `answerFromCaches` for the original image of `url`, stored under `key`.
-    func answerOriginalFromCaches(url: URL, key: CacheKey, options: LoadOptions) -> CacheAnswer {
-        do throws(LoaderError) {
-            if !options.refresh, var image = memoryCache?.value(for: key) {
-                image.cacheType = .memory
-                return .answered(.loaded(image))
+    /// Memory, then the disk (the entry file's stamp while the index is closed, else the index;
+    /// a disk hit is promoted to memory), then the checks that stop a fetch of an original:
+    /// `cacheOnly` and the failed-URL list. A variant is made locally from a cached original, so
+    /// neither check applies to it: its original's load makes them.
+    func answer(_ target: LoadTarget, options: LoadOptions) throws(LoaderError) -> CacheAnswer {
+        let (url, key) = (target.url, target.key)
+        if !options.refresh, var image = memoryCache?.value(for: key) {
+            image.cacheType = .memory
+            image.transformed = false
+            return .answered(.loaded(image))
+        }
+        if options.noDiskCache {
+            // The failed-URL list lives in the disk index, which this mode never touches.
+            if options.cacheOnly, !target.isVariant { throw .notCached(url) }
+            return .mustProduce(Production(target: target, cache: nil))
+        }
+        var indexMayHoldIt = true
+        switch try stampAnswerWhileIndexClosed(for: key, url: url, options: options) {
+        case .hit(let image):
+            let hit = target.labelled(image)
+            remember(hit, for: key)
+            return .answered(.loaded(hit))
+        case .noFile:
+            // No file in any format: the index cannot hold a usable entry, so it is not asked.
+            indexMayHoldIt = false
+            // A fetch is all but certain: libcurl loads while the index opens (see
+            // `Downloader.startEngine`).
+            if !options.cacheOnly, !target.isVariant, configuration.dataLoader == nil {
+                Downloader.startEngine()
             }
-            if options.noDiskCache {
-                // The failed-URL list lives in the disk index, which this mode never touches.
-                if options.cacheOnly { throw .notCached(url) }
-                return .needsNetwork(NetworkLoad(url: url, key: key, cache: nil))
-            }
-            switch try stampAnswerWhileIndexClosed(for: key, url: url, options: options) {
-            case .hit(let image):
-                remember(image, for: key)
-                return .answered(.loaded(image))
-            case .noFile:
-                // A fetch is all but certain: libcurl loads while the index opens (see
-                // `Downloader.startEngine`).
-                if !options.cacheOnly, configuration.dataLoader == nil {
-                    Downloader.startEngine()
-                }
-            case .indexMustAnswer:
-                break
-            }
-            let cache = try diskCache(for: url)
-            if !options.refresh, let stored = try lookUp(key, url: url, in: cache), isFresh(stored, in: cache, options: options) {
-                let image = LoadedImage(entry: stored, cacheType: .disk)
-                remember(image, for: key)
-                return .answered(.loaded(image))
-            }
+        case .indexMustAnswer:
+            break
+        }
+        let cache = try diskCache(for: url)
+        if indexMayHoldIt, !options.refresh, let stored = try lookUp(key, url: url, in: cache),
+           cache.isFresh(stored, maxAge: options.maxAge) {
+            let hit = target.labelled(LoadedImage(entry: stored, cacheType: .disk))
+            remember(hit, for: key)
+            return .answered(.loaded(hit))
+        }
+        if !target.isVariant {
             if options.cacheOnly { throw .notCached(url) }
             try checkFailedList(url, options: options, cache: cache)
-            return .needsNetwork(NetworkLoad(url: url, key: key, cache: cache))
-        } catch {
-            return .answered(.failed(error))
         }
+        return .mustProduce(Production(target: target, cache: cache))
     }
 
-    /// Fetches what the caches could not answer. Later requests for a key already loading in this
-    /// process wait for that load and report `memory`.
-    func loadFromNetwork(
-        _ load: NetworkLoad, options: LoadOptions, progress: (@Sendable (LoadProgress) -> Void)?
+    /// Produces a miss once: later loads of its key in this process wait for this one and report
+    /// `memory`; other processes wait on the key lock and then find it on disk.
+    func produce(
+        _ production: Production, options: LoadOptions, progress: (@Sendable (LoadProgress) -> Void)?
     ) async -> LoadResult.Outcome {
-        await loadOnce(load.key) { () async throws(LoaderError) in
-            try await self.fetchUnlessAnotherProcessDid(load, options: options, progress: progress)
-        }
-    }
-
-    /// Runs `work` for `key` and remembers what it loads, unless a load of `key` is already
-    /// running in this process: then this one waits for it and reports its image from `memory`.
-    func loadOnce(
-        _ key: CacheKey, _ work: @escaping @Sendable () async throws(LoaderError) -> LoadedImage
-    ) async -> LoadResult.Outcome {
-        let (outcome, joined) = await inFlight.run(key) {
+        let (outcome, joined) = await inFlight.run(production.target.key) {
             do throws(LoaderError) {
-                let image = try await work()
-                self.remember(image, for: key)
+                let image = try await self.produceUnderKeyLock(production, options: options, progress: progress)
+                self.remember(image, for: production.target.key)
                 return .loaded(image)
             } catch {
                 return .failed(error)
@@ -102,41 +100,72 @@ extension ImageLoader {
         return joined ? outcome.shared : outcome
     }
 
-    /// Under the cross-process per-key lock, looks at the disk cache again (another process may
-    /// have fetched the key meanwhile), then fetches: from the remote tier if any, else the origin.
-    private func fetchUnlessAnotherProcessDid(
-        _ load: NetworkLoad, options: LoadOptions, progress: (@Sendable (LoadProgress) -> Void)?
+    /// Under the cross-process key lock: one more look (another process may have produced the
+    /// key meanwhile; a stale entry is kept for revalidation), then the remote tier, then the
+    /// target's own producer.
+    private func produceUnderKeyLock(
+        _ production: Production, options: LoadOptions, progress: (@Sendable (LoadProgress) -> Void)?
     ) async throws(LoaderError) -> LoadedImage {
-        let (url, key) = (load.url, load.key)
-        guard let cache = load.cache else {
-            return try await fetchFromRemoteOrOrigin(url, key: key, stale: nil, options: options, cache: nil, progress: progress)
+        let target = production.target
+        guard let cache = production.cache else {
+            return try await produceFromTierOrSource(target, stale: nil, options: options, cache: nil, progress: progress)
         }
         do {
-            return try await cache.withKeyLock(key) { () async throws -> LoadedImage in
-                let current = try lookUp(key, url: url, in: cache)
-                if let current, !options.refresh, isFresh(current, in: cache, options: options) {
-                    return LoadedImage(entry: current, cacheType: .disk)
+            return try await cache.withKeyLock(target.key) { () async throws -> LoadedImage in
+                let current = try lookUp(target.key, url: target.url, in: cache)
+                if let current, !options.refresh, cache.isFresh(current, maxAge: options.maxAge) {
+                    return target.labelled(LoadedImage(entry: current, cacheType: .disk))
                 }
-                return try await fetchFromRemoteOrOrigin(url, key: key, stale: current, options: options, cache: cache, progress: progress)
+                return try await produceFromTierOrSource(target, stale: current, options: options, cache: cache, progress: progress)
             }
         } catch let error as LoaderError {
             throw error
         } catch let error as DiskCache.Error {
-            throw .cache(url, error)
+            throw .cache(target.url, error)
         } catch {
-            throw .cache(url, .cannotLock(path: cache.directory, cause: String(describing: error)))
+            throw .cache(target.url, .cannotLock(path: cache.directory, cause: String(describing: error)))
+        }
+    }
+
+    /// The remote tier (unless `refresh`: only the origin can say whether an image changed), then
+    /// the producer: the origin for an original, a transform of the original's load for a variant.
+    /// What the origin or a transform produced is offered to the tier.
+    private func produceFromTierOrSource(
+        _ target: LoadTarget, stale: CacheEntry?, options: LoadOptions, cache: DiskCache?,
+        progress: (@Sendable (LoadProgress) -> Void)?
+    ) async throws(LoaderError) -> LoadedImage {
+        let tier = remoteTier
+        if let tier, !options.refresh, let image = try await loadFromRemote(tier, url: target.url, key: target.key, options: options, cache: cache) {
+            return target.labelled(image)
+        }
+        let image: LoadedImage
+        if let spec = target.spec {
+            image = try await makeVariant(of: target, spec: spec, options: options, cache: cache, progress: progress)
+        } else {
+            image = try await fetch(target.url, key: target.key, stale: stale, options: options, cache: cache, progress: progress)
+        }
+        guard let tier, image.cacheType == .network || image.transformed, let bytes = image.data else { return image }
+        await tier.upload(bytes, for: target.key)
+        // A stored variant's bytes are its file now; an original's stay for a variant made of it.
+        var uploaded = image
+        if target.isVariant, uploaded.filePath != nil { uploaded.data = nil }
+        return uploaded
+    }
+
+    /// Loads `url` through the whole flow with `options`: for a variant's original.
+    func loadThroughCaches(_ target: LoadTarget, options: LoadOptions, progress: (@Sendable (LoadProgress) -> Void)?) async -> LoadResult.Outcome {
+        do throws(LoaderError) {
+            switch try answer(target, options: options) {
+            case .answered(let outcome): return outcome
+            case .mustProduce(let production): return await produce(production, options: options, progress: progress)
+            }
+        } catch {
+            return .failed(error)
         }
     }
 
     func lookUp(_ key: CacheKey, url: URL, in cache: DiskCache) throws(LoaderError) -> CacheEntry? {
         do { return try cache.entry(for: key, includingExpired: true) } catch { throw .cache(url, error) }
-    }
-
-    /// Fresh means within the cache's own expiry and, if given, `options.maxAge`.
-    func isFresh(_ entry: CacheEntry, in cache: DiskCache, options: LoadOptions) -> Bool {
-        if cache.isExpired(entry) { return false }
-        guard let maxAge = options.maxAge else { return true }
-        return cache.configuration.currentDate().timeIntervalSince(entry.fetchedAt) < maxAge
     }
 
     /// Throws `blocked` when the URL is on the failed-URL list and `retryFailed` is off.

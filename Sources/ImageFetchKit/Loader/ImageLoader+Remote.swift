@@ -1,26 +1,8 @@
 import FoundationEssentials
 
+/// The remote tier as a stage in front of a target's producer (see `ImageLoader+Flow`): nothing
+/// the tier does fails a load; a miss, a damaged object or an unreachable tier falls through.
 extension ImageLoader {
-    /// The remote tier, then the origin: what the caches of this machine could not answer.
-    /// An origin fetch is uploaded to the tier in the background (the load waits only while the
-    /// upload backlog is full: the tier is slower than the origin); nothing the tier does fails
-    /// the load (it falls back to the origin).
-    func fetchFromRemoteOrOrigin(
-        _ url: URL, key: CacheKey, stale: CacheEntry?, options: LoadOptions, cache: DiskCache?,
-        progress: (@Sendable (LoadProgress) -> Void)?
-    ) async throws(LoaderError) -> LoadedImage {
-        guard let tier = remoteTier else {
-            return try await fetch(url, key: key, stale: stale, options: options, cache: cache, progress: progress)
-        }
-        // --refresh asks the origin whether the image changed; the tier cannot answer that.
-        if !options.refresh, let image = try await loadFromRemote(tier, url: url, key: key, options: options, cache: cache) {
-            return image
-        }
-        let image = try await fetch(url, key: key, stale: stale, options: options, cache: cache, progress: progress)
-        if image.cacheType == .network, let data = image.data { await tier.upload(data, for: key) }
-        return image
-    }
-
     /// The tier's object for `key`, checked like an origin response (its checksum, then the
     /// decoders' validation) and within the max age counted from its `Last-Modified`, stored in the
     /// disk cache; nil when the tier has no usable object.
@@ -31,8 +13,10 @@ extension ImageLoader {
         guard let object = await tier.fetch(key, maxBytes: options.maxBytes + 1024) else { return nil }
         let now = configuration.diskCache.currentDate()
         let storedAt = min(object.lastModified ?? now, now)
-        let age = now.timeIntervalSince(storedAt)
-        if age >= configuration.diskCache.maxAge || age >= (options.maxAge ?? .infinity) {
+        // An object has no expiry of its own: its age counts from when it was stored.
+        guard configuration.diskCache.isFresh(
+            fetchedAt: storedAt.timeIntervalSince1970, expiresAt: .infinity, maxAge: options.maxAge, at: now.timeIntervalSince1970)
+        else {
             tier.recordMiss()
             return nil
         }

@@ -45,8 +45,7 @@ extension ImageLoader {
             }
             let now = cache.currentDate().timeIntervalSince1970
             guard stamp.format == format,
-                  !cache.isExpired(fetchedAt: stamp.fetchedAt, expiresAt: stamp.expiresAt, at: now),
-                  options.maxAge.map({ now - stamp.fetchedAt < $0 }) ?? true,
+                  cache.isFresh(fetchedAt: stamp.fetchedAt, expiresAt: stamp.expiresAt, maxAge: options.maxAge, at: now),
                   DiskCache.fileSize(path) == stamp.bytes
             else { return .indexMustAnswer }
             if now - stamp.lastUsedAt >= cache.lastUsedResolution {

@@ -61,8 +61,7 @@ public final class ImageLoader: Sendable {
         let outcome: LoadResult.Outcome
         switch answerFromCaches(url, options: options) {
         case .answered(let answer): outcome = answer
-        case .needsNetwork(let load): outcome = await loadFromNetwork(load, options: options, progress: progress)
-        case .needsVariant(let load): outcome = await loadVariant(load, options: options, progress: progress)
+        case .mustProduce(let production): outcome = await produce(production, options: options, progress: progress)
         }
         return LoadResult(url: url, outcome: outcome, elapsed: (ContinuousClock.now - start) / .seconds(1))
     }

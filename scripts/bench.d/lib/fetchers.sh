@@ -1,11 +1,21 @@
 # The fetchers compared in the batch scenarios (source it after common.sh). Each takes a URL list
 # (one URL a line) and an empty output directory, fetches every URL at $BENCH_CONCURRENCY at once
 # (wget has no such option: it fetches one after the other) and fails when any transfer fails.
+# For an https list, set FETCH_CACERT to the certificate every tool is to trust (BENCH_CACERT).
 
-fetch_imgfetch() { "$IMGFETCH_BIN" prefetch "$1" -j "$BENCH_CONCURRENCY" --cache-dir "$2" -q; }
+# Each tool's words for "trust this certificate", empty for plain http.
+fetch_ca() {
+  [ -n "${FETCH_CACERT:-}" ] || return 0
+  case "$1" in
+    imgfetch | curl) printf '%s\n' --cacert "$FETCH_CACERT" ;;
+    aria2c | wget) printf '%s\n' "--ca-certificate=$FETCH_CACERT" ;;
+  esac
+}
+
+fetch_imgfetch() { "$IMGFETCH_BIN" prefetch "$1" -j "$BENCH_CONCURRENCY" --cache-dir "$2" -q $(fetch_ca imgfetch); }
 
 fetch_imgfetch_verify() {
-  "$IMGFETCH_BIN" prefetch "$1" -j "$BENCH_CONCURRENCY" --cache-dir "$2" -q --verify decode
+  "$IMGFETCH_BIN" prefetch "$1" -j "$BENCH_CONCURRENCY" --cache-dir "$2" -q --verify decode $(fetch_ca imgfetch)
 }
 
 fetch_curl_parallel() {
@@ -13,17 +23,17 @@ fetch_curl_parallel() {
   sed 's/.*/url = "&"/' "$1" > "$2.curlrc"
   # -s alone leaves the parallel progress meter on (curl 7.88); --no-progress-meter silences it.
   curl --parallel --parallel-max "$BENCH_CONCURRENCY" -s --no-progress-meter -f --remote-name-all --output-dir "$2" \
-    -K "$2.curlrc"
+    $(fetch_ca curl) -K "$2.curlrc"
 }
 
 fetch_aria2c() {
   aria2c -i "$1" -d "$2" -j "$BENCH_CONCURRENCY" -q --file-allocation=none \
-    --auto-file-renaming=false --allow-overwrite=true --console-log-level=error --summary-interval=0
+    --auto-file-renaming=false --allow-overwrite=true --console-log-level=error --summary-interval=0 $(fetch_ca aria2c)
 }
 
-fetch_wget() { wget -q -i "$1" -P "$2"; }
+fetch_wget() { wget -q -i "$1" -P "$2" $(fetch_ca wget); }
 
-fetch_xargs_curl() { xargs -P "$BENCH_CONCURRENCY" -n 1 curl -s -f -O --output-dir "$2" < "$1"; }
+fetch_xargs_curl() { xargs -P "$BENCH_CONCURRENCY" -n 1 curl -s -f -O --output-dir "$2" $(fetch_ca curl) < "$1"; }
 
 # Human names of the fetchers, as the table shows them.
 fetcher_name() {

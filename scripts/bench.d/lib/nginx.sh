@@ -8,11 +8,22 @@
 #                     as soon as a client is done)
 #   NGINX_DAV_URL     http://127.0.0.1:PORT/dav: a WebDAV store (PUT, GET) under $BENCH_OUT/nginx/dav,
 #                     for imgfetch's remote cache tier
+#   NGINX_TLS_URL     https://127.0.0.1:PORT2, the same files over TLS with HTTP/2 (ALPN h2), with a
+#                     certificate for 127.0.0.1 that the bench made and signed itself
+#   BENCH_CACERT      that certificate: every tool is given it (--cacert, --ca-certificate)
 
 nginx_start() {
-  local root="$1" prefix="$BENCH_OUT/nginx" port user_line=""
+  local root="$1" prefix="$BENCH_OUT/nginx" port tls_port user_line=""
   mkdir -p "$prefix/tmp" "$prefix/dav"
   port="$(bench_free_port)"
+  tls_port="$(bench_free_port)"
+  while [ "$tls_port" = "$port" ]; do tls_port="$(bench_free_port)"; done
+  BENCH_CACERT="$prefix/cert.pem"
+  if [ ! -s "$BENCH_CACERT" ]; then
+    # Self-signed, for the address the tools connect to; made once and reused.
+    openssl req -x509 -newkey rsa:2048 -nodes -days 3650 -subj "/CN=127.0.0.1" \
+      -addext "subjectAltName=IP:127.0.0.1" -keyout "$prefix/key.pem" -out "$BENCH_CACERT" 2>>"$BENCH_LOG"
+  fi
   # Started as root, nginx would run its workers as nobody, who may not read the corpus.
   [ "$(id -u)" -ne 0 ] || user_line="user root;"
   NGINX_ACCESS_LOG="$prefix/access.log"
@@ -40,6 +51,10 @@ http {
   scgi_temp_path $prefix/tmp/scgi;
   server {
     listen 127.0.0.1:$port;
+    listen 127.0.0.1:$tls_port ssl http2;
+    ssl_certificate $BENCH_CACERT;
+    ssl_certificate_key $prefix/key.pem;
+    ssl_session_cache shared:SSL:1m;
     root $root;
     location /small/ { rewrite ^ /tiny.png break; }
     location /many/ { rewrite "^/many/([0-9]+)/" /small-set/\$1.png break; }
@@ -57,6 +72,7 @@ EOF
   bench_on_exit nginx_stop
   NGINX_URL="http://127.0.0.1:$port"
   NGINX_DAV_URL="$NGINX_URL/dav"
+  NGINX_TLS_URL="https://127.0.0.1:$tls_port"
   local i
   for ((i = 0; i < 200; i++)); do
     if [ "$(curl -s -o /dev/null -w '%{http_code}' "$NGINX_URL/")" != 000 ]; then
