@@ -132,7 +132,7 @@ final class PlainHTTPFetchTests: DownloadTestCase {
         for n in ["1", "2"] {
             let headers = try await headersSent(by: downloader, ["n": n])
             XCTAssertNil(headers["accept-encoding"], "request \(n) went over libcurl")
-            XCTAssertEqual(headers["user-agent"], "imgfetch/0.1")
+            XCTAssertEqual(headers["user-agent"], "imgfetch/0.1.0")
         }
         _ = try await downloader.load(request("/a.jpg", ["redirect": "1"]))
         try server.reset()
