@@ -1,6 +1,7 @@
 import ArgumentParser
 import FoundationEssentials
 import Glibc
+import ImageFetchKit
 
 @main
 struct IMGFetch: AsyncParsableCommand {
@@ -34,7 +35,7 @@ struct IMGFetch: AsyncParsableCommand {
             EXIT STATUS:
             \(HelpText.table(ExitStatus.allCases.map { (String($0.rawValue), $0.meaning) }))
             """,
-        version: "0.1.0",
+        version: ImgfetchVersion.current,
         subcommands: [GetCommand.self, PrefetchCommand.self, CacheCommand.self, InfoCommand.self, ShowCommand.self]
     )
 

@@ -3,7 +3,7 @@ import FoundationEssentials
 
 extension Transfer {
     /// What every request says it comes from.
-    static let userAgent = "imgfetch/0.1"
+    static let userAgent = "imgfetch/\(ImgfetchVersion.current)"
 
     /// Applies the request to `easy`: safe defaults (http/https only, TLS verified, the default
     /// Accept header) plus the request's own options. Returns the first code libcurl refused.

@@ -17,7 +17,7 @@ final class DownloaderTests: DownloadTestCase {
         XCTAssertFalse(response.isNotModified)
     }
 
-    func testDefaultAcceptHeaderPrefersImagesAndExtraHeadersAreSent() async throws {
+    func testDefaultAcceptHeaderPrefersImagesTheAgentNamesTheVersionAndExtraHeadersAreSent() async throws {
         let downloader = makeDownloader()
         var echo = request("/x", ["echo_headers": "1"])
         echo.headers = ["X-Test": "yes"]
@@ -25,6 +25,7 @@ final class DownloaderTests: DownloadTestCase {
         // scripts/deps installs every codec library, so every format is advertised.
         XCTAssertEqual(headers["Accept"], "image/avif,image/jxl,image/heic,image/webp,image/*,*/*;q=0.8")
         XCTAssertEqual(headers["X-Test"], "yes")
+        XCTAssertEqual(headers["User-Agent"], "imgfetch/\(ImgfetchVersion.current)")
 
         echo.headers = ["Accept": "image/webp"]
         let replaced = try JSONDecoder().decode([String: String].self, from: try await downloader.load(echo).body)
