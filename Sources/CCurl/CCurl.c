@@ -12,6 +12,7 @@ static struct {
     CURL *(*easy_init)(void);
     void (*easy_reset)(CURL *);
     void (*easy_cleanup)(CURL *);
+    CURLcode (*easy_pause)(CURL *, int);
     CURLcode (*easy_setopt)(CURL *, CURLoption, ...);
     CURLcode (*easy_getinfo)(CURL *, CURLINFO, ...);
     CURLHcode (*easy_header)(CURL *, const char *, size_t, unsigned int, int, struct curl_header **);
@@ -25,6 +26,9 @@ static struct {
     CURLMcode (*multi_setopt)(CURLM *, CURLMoption, ...);
     struct curl_slist *(*slist_append)(struct curl_slist *, const char *);
     void (*slist_free_all)(struct curl_slist *);
+    CURLSH *(*share_init)(void);
+    CURLSHcode (*share_setopt)(CURLSH *, CURLSHoption, ...);
+    CURLSHcode (*share_cleanup)(CURLSH *);
 } api;
 
 static pthread_once_t load_once = PTHREAD_ONCE_INIT;
@@ -38,6 +42,7 @@ static void load(void) {
         {(void **)&api.easy_init, "curl_easy_init"},
         {(void **)&api.easy_reset, "curl_easy_reset"},
         {(void **)&api.easy_cleanup, "curl_easy_cleanup"},
+        {(void **)&api.easy_pause, "curl_easy_pause"},
         {(void **)&api.easy_setopt, "curl_easy_setopt"},
         {(void **)&api.easy_getinfo, "curl_easy_getinfo"},
         {(void **)&api.easy_header, "curl_easy_header"},
@@ -51,6 +56,9 @@ static void load(void) {
         {(void **)&api.multi_setopt, "curl_multi_setopt"},
         {(void **)&api.slist_append, "curl_slist_append"},
         {(void **)&api.slist_free_all, "curl_slist_free_all"},
+        {(void **)&api.share_init, "curl_share_init"},
+        {(void **)&api.share_setopt, "curl_share_setopt"},
+        {(void **)&api.share_cleanup, "curl_share_cleanup"},
     };
     // The soname of Debian's libcurl4 (OpenSSL flavour), the package scripts/deps installs;
     // curl_easy_header needs 7.84.
@@ -78,6 +86,7 @@ const char *imgfetch_curl_easy_strerror(CURLcode code) { return api.easy_strerro
 CURL *imgfetch_curl_easy_init(void) { return api.easy_init(); }
 void imgfetch_curl_easy_reset(CURL *handle) { api.easy_reset(handle); }
 void imgfetch_curl_easy_cleanup(CURL *handle) { api.easy_cleanup(handle); }
+CURLcode imgfetch_curl_easy_pause(CURL *handle, int bitmask) { return api.easy_pause(handle, bitmask); }
 CURLHcode imgfetch_curl_easy_header(CURL *handle, const char *name, size_t index, unsigned int origin, int request, struct curl_header **hout) {
     return api.easy_header(handle, name, index, origin, request, hout);
 }
@@ -91,6 +100,10 @@ CURLMcode imgfetch_curl_multi_poll(CURLM *multi, struct curl_waitfd *extra, unsi
 }
 CURLMcode imgfetch_curl_multi_wakeup(CURLM *multi) { return api.multi_wakeup(multi); }
 CURLMsg *imgfetch_curl_multi_info_read(CURLM *multi, int *left) { return api.multi_info_read(multi, left); }
+
+CURLSH *imgfetch_curl_share_init(void) { return api.share_init(); }
+CURLSHcode imgfetch_curl_share_share(CURLSH *share, curl_lock_data data) { return api.share_setopt(share, CURLSHOPT_SHARE, data); }
+void imgfetch_curl_share_cleanup(CURLSH *share) { api.share_cleanup(share); }
 
 struct curl_slist *imgfetch_curl_slist_append(struct curl_slist *list, const char *line) { return api.slist_append(list, line); }
 void imgfetch_curl_slist_free_all(struct curl_slist *list) { api.slist_free_all(list); }
@@ -108,5 +121,6 @@ CURLcode imgfetch_easy_getinfo_long(CURL *h, CURLINFO i, long *v) { return api.e
 CURLcode imgfetch_easy_getinfo_off(CURL *h, CURLINFO i, curl_off_t *v) { return api.easy_getinfo(h, i, v); }
 CURLcode imgfetch_easy_getinfo_string(CURL *h, CURLINFO i, char **v) { return api.easy_getinfo(h, i, v); }
 CURLcode imgfetch_easy_getinfo_pointer(CURL *h, CURLINFO i, void **v) { return api.easy_getinfo(h, i, v); }
+CURLcode imgfetch_easy_getinfo_slist(CURL *h, CURLINFO i, struct curl_slist **v) { return api.easy_getinfo(h, i, v); }
 
 CURLMcode imgfetch_multi_setopt_long(CURLM *m, CURLMoption o, long v) { return api.multi_setopt(m, o, v); }

@@ -38,12 +38,15 @@ is chosen per request by query parameters, so a test states its fault in the URL
   close_quietly=1   close the connection after the response without saying so beforehand
   close_delimited=1 answer as HTTP/1.0 servers do: no Content-Length, the body ends when the server
                     closes the connection; the head and the first body bytes leave in one write
+  set_cookie=C      send Set-Cookie: C (e.g. "id=7; Path=/")
   nul_in=WHERE      a NUL byte in a header field's name, its value, or the reason phrase
                     (WHERE = name | value | reason)
 
 Control endpoints (not counted in any statistic):
-  GET  /_stats      JSON: requests per path, connections opened, most requests in flight at once,
-                    responses the client abandoned per path, and the order requests arrived in
+  GET  /_stats      JSON: requests per path, connections opened, most requests in flight at once
+                    (in all and per Host header), responses the client abandoned per path, the
+                    order requests arrived in, and per request its arrival time (seconds, monotonic),
+                    Host, User-Agent and Cookie headers
   POST /_reset      clear the statistics, the fail_times counters and the holds
   POST /_release    release held requests (name=NAME for one hold)
   GET  /_wait?path=P&requests=N | &aborted=N | &held=N [&timeout_ms=T]
@@ -84,6 +87,9 @@ class State:
         self.connections = 0
         self.active = 0
         self.max_active = 0
+        self.active_by_host = {}
+        self.max_active_by_host = {}
+        self.arrivals = []      # per request: {"target", "time", "host", "agent", "cookie"}
         self.failures = {}      # full target -> failures already served
         self.released = set()   # hold names released
         self.release_all = False
@@ -95,7 +101,9 @@ class State:
             "held": dict(self.held),
             "connections": self.connections,
             "max_active": self.max_active,
+            "max_active_by_host": dict(self.max_active_by_host),
             "log": list(self.log),
+            "arrivals": list(self.arrivals),
         }
 
 
@@ -141,8 +149,13 @@ class Handler(http.server.BaseHTTPRequestHandler):
                 STATE.connections += 1
             STATE.requests[url.path] = STATE.requests.get(url.path, 0) + 1
             STATE.log.append(self.path)
+            host = self.headers.get("Host", "")
+            STATE.arrivals.append({"target": self.path, "time": time.monotonic(), "host": host,
+                                   "agent": self.headers.get("User-Agent"), "cookie": self.headers.get("Cookie")})
             STATE.active += 1
             STATE.max_active = max(STATE.max_active, STATE.active)
+            STATE.active_by_host[host] = STATE.active_by_host.get(host, 0) + 1
+            STATE.max_active_by_host[host] = max(STATE.max_active_by_host.get(host, 0), STATE.active_by_host[host])
             STATE.cond.notify_all()
         try:
             self.serve(url, query, send_body)
@@ -154,6 +167,7 @@ class Handler(http.server.BaseHTTPRequestHandler):
         finally:
             with STATE.cond:
                 STATE.active -= 1
+                STATE.active_by_host[host] -= 1
                 STATE.cond.notify_all()
 
     # -- control ----------------------------------------------------------------------------
@@ -258,6 +272,8 @@ class Handler(http.server.BaseHTTPRequestHandler):
             headers["Retry-After"] = query["retry_after"]
         if "cache_control" in query:
             headers["Cache-Control"] = query["cache_control"]
+        if "set_cookie" in query:
+            headers["Set-Cookie"] = query["set_cookie"]
         return headers
 
     def send_body(self, body, content_type, query, send_body, mtime):

@@ -112,11 +112,26 @@ public final class TestServer: Sendable {
         public var maxActive: Int
         /// Request targets (path and query) in arrival order.
         public var log: [String]
+        /// The most requests the server was answering at the same moment for each Host header.
+        public var maxActiveByHost: [String: Int]
+        /// Every request in arrival order, with the headers tests look at.
+        public var arrivals: [Arrival]
 
         enum CodingKeys: String, CodingKey {
-            case requests, aborted, connections, log
+            case requests, aborted, connections, log, arrivals
             case maxActive = "max_active"
+            case maxActiveByHost = "max_active_by_host"
         }
+    }
+
+    /// One request as it arrived.
+    public struct Arrival: Decodable, Sendable {
+        public var target: String
+        /// Seconds on the server's monotonic clock.
+        public var time: Double
+        public var host: String
+        public var agent: String?
+        public var cookie: String?
     }
 
     public func stats() throws -> Stats {

@@ -17,6 +17,7 @@ const char *imgfetch_curl_easy_strerror(CURLcode code);
 CURL *imgfetch_curl_easy_init(void);
 void imgfetch_curl_easy_reset(CURL *handle);
 void imgfetch_curl_easy_cleanup(CURL *handle);
+CURLcode imgfetch_curl_easy_pause(CURL *handle, int bitmask);
 CURLHcode imgfetch_curl_easy_header(CURL *handle, const char *name, size_t index, unsigned int origin, int request, struct curl_header **hout);
 
 CURLM *imgfetch_curl_multi_init(void);
@@ -26,6 +27,11 @@ CURLMcode imgfetch_curl_multi_perform(CURLM *multi, int *running);
 CURLMcode imgfetch_curl_multi_poll(CURLM *multi, struct curl_waitfd *extra, unsigned int count, int timeout_ms, int *numfds);
 CURLMcode imgfetch_curl_multi_wakeup(CURLM *multi);
 CURLMsg *imgfetch_curl_multi_info_read(CURLM *multi, int *left);
+
+// A share object: the cookie store every transfer of one downloader uses.
+CURLSH *imgfetch_curl_share_init(void);
+CURLSHcode imgfetch_curl_share_share(CURLSH *share, curl_lock_data data);
+void imgfetch_curl_share_cleanup(CURLSH *share);
 
 struct curl_slist *imgfetch_curl_slist_append(struct curl_slist *list, const char *line);
 void imgfetch_curl_slist_free_all(struct curl_slist *list);
@@ -43,6 +49,7 @@ CURLcode imgfetch_easy_getinfo_long(CURL *h, CURLINFO i, long *v);
 CURLcode imgfetch_easy_getinfo_off(CURL *h, CURLINFO i, curl_off_t *v);
 CURLcode imgfetch_easy_getinfo_string(CURL *h, CURLINFO i, char **v);
 CURLcode imgfetch_easy_getinfo_pointer(CURL *h, CURLINFO i, void **v);
+CURLcode imgfetch_easy_getinfo_slist(CURL *h, CURLINFO i, struct curl_slist **v);
 
 CURLMcode imgfetch_multi_setopt_long(CURLM *m, CURLMoption o, long v);
 

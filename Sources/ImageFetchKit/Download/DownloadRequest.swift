@@ -73,6 +73,11 @@ public struct DownloadRequest: Hashable, Sendable {
         public var credentials: Credentials?
         /// Sign the request with AWS Signature Version 4 (libcurl computes it) using `credentials`.
         public var signing: AWSSigning?
+        /// The `User-Agent` sent; nil for `imgfetch/VERSION`.
+        public var userAgent: String?
+        /// A `Cookie` header sent as given (`NAME=VALUE; NAME2=VALUE2`), besides any cookie the
+        /// downloader's cookie engine holds for the host.
+        public var cookie: String?
 
         public init(
             timeout: Duration = .seconds(15),
@@ -83,7 +88,9 @@ public struct DownloadRequest: Hashable, Sendable {
             insecure: Bool = false,
             caFile: String? = nil,
             credentials: Credentials? = nil,
-            signing: AWSSigning? = nil
+            signing: AWSSigning? = nil,
+            userAgent: String? = nil,
+            cookie: String? = nil
         ) {
             self.timeout = timeout
             self.totalTimeout = totalTimeout
@@ -94,6 +101,8 @@ public struct DownloadRequest: Hashable, Sendable {
             self.caFile = caFile
             self.credentials = credentials
             self.signing = signing
+            self.userAgent = userAgent
+            self.cookie = cookie
         }
     }
 

@@ -11,7 +11,7 @@ import Synchronization
 /// stops when its last caller is gone.
 public final class Downloader: DataLoading {
     public let configuration: DownloaderConfiguration
-    private let client: EngineClient
+    let client: EngineClient
 
     public convenience init(configuration: DownloaderConfiguration = DownloaderConfiguration()) {
         self.init(configuration: configuration, observer: nil)

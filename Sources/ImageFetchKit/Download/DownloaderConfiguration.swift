@@ -13,8 +13,17 @@ public struct DownloaderConfiguration: Hashable, Sendable {
         case lifo
     }
 
-    public init(maxConcurrentDownloads: Int = 6, order: Order = .fifo) {
+    /// Limits per host and on the whole downloader's rate (none by default).
+    public var politeness: Politeness
+    /// A cookie file in curl's Netscape format: when set, every transfer of this downloader shares
+    /// libcurl's cookie engine, which reads the file (if it exists) before the first transfer;
+    /// `Downloader.cookies()` gives what it holds at the end. Nil: no cookie engine.
+    public var cookieFile: String?
+
+    public init(maxConcurrentDownloads: Int = 6, order: Order = .fifo, politeness: Politeness = Politeness(), cookieFile: String? = nil) {
         self.maxConcurrentDownloads = max(1, maxConcurrentDownloads)
         self.order = order
+        self.politeness = politeness
+        self.cookieFile = cookieFile
     }
 }

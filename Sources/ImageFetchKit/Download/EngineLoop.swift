@@ -5,15 +5,21 @@ import FoundationEssentials
 /// the downloaders' queues and the multi handle. Created on that thread and never leaves it.
 final class EngineLoop {
     private let engine: CurlEngine
-    private let multi: UnsafeMutableRawPointer
-    private let clock = ContinuousClock()
+    let multi: UnsafeMutableRawPointer
+    let clock = ContinuousClock()
     /// In-flight transfers by what they fetch, for coalescing.
-    private var transfers: [TransferKey: Transfer] = [:]
+    private(set) var transfers: [TransferKey: Transfer] = [:]
     private var transfersByRequester: [UInt64: Transfer] = [:]
     private var queues: [UInt64: TransferQueue<Transfer>] = [:]
     private var waitingToRetry: [Transfer] = []
     /// Easy handles kept for reuse: a reset handle is cheaper than a new one.
     private var spareHandles: [UnsafeMutableRawPointer] = []
+    /// Per downloader whose `Politeness` schedules hosts: who runs where (see `EngineLoop+Hosts`).
+    var hostSchedules: [UInt64: HostSchedule] = [:]
+    /// Per downloader with a rate (`Politeness.maxBytesPerSecond`): its bucket.
+    var rateLimiters: [UInt64: RateLimiter] = [:]
+    /// Per downloader with a cookie file: its cookie store, kept for the process's life.
+    var cookieShares: [UInt64: UnsafeMutableRawPointer] = [:]
 
     init(engine: CurlEngine) {
         self.engine = engine
@@ -24,6 +30,7 @@ final class EngineLoop {
         while true {
             for command in engine.takeCommands() { apply(command) }
             requeueDueRetries()
+            resumeTransfersTheRateAllows()
             startQueuedTransfers()
             var running: Int32 = 0
             imgfetch_curl_multi_perform(multi, &running)
@@ -41,6 +48,8 @@ final class EngineLoop {
             add(requester, for: client)
         case .cancel(let id):
             cancel(requesterID: id)
+        case .cookies(let clientID, let reply):
+            reply(cookieLines(of: clientID))
         }
     }
 
@@ -92,30 +101,46 @@ final class EngineLoop {
 
     private func startQueuedTransfers() {
         for clientID in queues.keys {
-            while queues[clientID]!.hasFreeSlot,
-                  let transfer = queues[clientID]!.next(where: { if case .queued = $0.state { true } else { false } }) {
-                start(transfer)
+            let politeness = queues[clientID]!.configuration.politeness
+            if politeness.schedulesHosts {
+                startTransfersHostsAllow(of: clientID, politeness)
+            } else {
+                while queues[clientID]!.hasFreeSlot, let transfer = queues[clientID]!.next(where: \.isQueued) {
+                    start(transfer)
+                }
             }
-            if queues[clientID]!.isIdle { queues.removeValue(forKey: clientID) }
+            if queues[clientID]!.isIdle, hostSchedules[clientID]?.parked.isEmpty ?? true { queues.removeValue(forKey: clientID) }
         }
     }
 
-    private func start(_ transfer: Transfer) {
+    /// Whether `client`'s queue has room for one more transfer.
+    func hasFreeSlot(_ clientID: UInt64) -> Bool { queues[clientID]?.hasFreeSlot ?? false }
+
+    /// The next queued transfer of `client`, if any.
+    func nextQueued(_ clientID: UInt64) -> Transfer? { queues[clientID]?.next(where: \.isQueued) }
+
+    /// Starts `transfer` on a handle; false when it could not start (it was then answered with the error).
+    @discardableResult
+    func start(_ transfer: Transfer) -> Bool {
         let easy = spareHandles.popLast() ?? imgfetch_curl_easy_init()
         guard let easy else {
             finish(transfer, with: .failure(DownloadError(url: transfer.request.url, kind: .transport(code: Int(CURLE_OUT_OF_MEMORY.rawValue)))))
-            return
+            return false
         }
+        transfer.cookies = cookieShare(for: transfer.client)
+        transfer.rateLimiter = rateLimiter(for: transfer.client)
         let refused = transfer.begin(on: easy)
         guard refused == CURLE_OK, imgfetch_curl_multi_add_handle(multi, easy) == CURLM_OK else {
             recycle(easy)
             transfer.state = .done
             let detail = String(cString: imgfetch_curl_easy_strerror(refused))
             finish(transfer, with: .failure(DownloadError(url: transfer.request.url, kind: .transport(code: Int(refused.rawValue)), detail: detail)))
-            return
+            return false
         }
         queues[transfer.client.id, default: TransferQueue(configuration: transfer.client.configuration)].didStart()
+        hostStarted(transfer)
         transfer.client.observer?(.started(transfer.request.url))
+        return true
     }
 
     /// Takes `easy` off the network and gives its slot back.
@@ -123,6 +148,7 @@ final class EngineLoop {
         imgfetch_curl_multi_remove_handle(multi, easy)
         recycle(easy)
         queues[transfer.client.id]?.didStop()
+        hostStopped(transfer)
     }
 
     private func recycle(_ easy: UnsafeMutableRawPointer) {
@@ -191,6 +217,8 @@ final class EngineLoop {
         for transfer in waitingToRetry {
             if case .waitingToRetry(let until) = transfer.state { timeout = min(timeout, until - now) }
         }
+        if let due = nextHostWaitEnds() { timeout = min(timeout, due - now) }
+        if let due = nextRateResume() { timeout = min(timeout, due - now) }
         return Int32(max(0, timeout.milliseconds))
     }
 }

@@ -18,7 +18,12 @@ extension Transfer {
             guard let context else { return 0 }
             let transfer = Unmanaged<Transfer>.fromOpaque(context).takeUnretainedValue()
             let chunk = UnsafeRawBufferPointer(start: data, count: size * count)
-            return transfer.receive(chunk) ? size * count : 0
+            switch transfer.receive(chunk) {
+            case .taken: return size * count
+            case .stop: return 0
+            // libcurl keeps the chunk and gives it again when the engine resumes the transfer.
+            case .pause: return Int(CURL_WRITEFUNC_PAUSE)
+            }
         })
         set(imgfetch_easy_setopt_pointer(easy, CURLOPT_WRITEDATA, Unmanaged.passUnretained(self).toOpaque()))
         set(imgfetch_easy_setopt_pointer(easy, CURLOPT_ERRORBUFFER, errorBuffer))
@@ -28,7 +33,13 @@ extension Transfer {
         // Best effort: libcurl refuses it on a reused handle that still holds its old buffer
         // (after a failed transfer), and the transfer is as correct without it.
         _ = imgfetch_easy_setopt_long(easy, CURLOPT_BUFFERSIZE, 128 * 1024)
-        set(imgfetch_easy_setopt_string(easy, CURLOPT_USERAGENT, Self.userAgent))
+        set(imgfetch_easy_setopt_string(easy, CURLOPT_USERAGENT, options.userAgent ?? Self.userAgent))
+        if let cookie = options.cookie { set(imgfetch_easy_setopt_string(easy, CURLOPT_COOKIE, cookie)) }
+        if let cookies {
+            // The downloader's cookie store; "" turns the engine on without reading a file.
+            set(imgfetch_easy_setopt_pointer(easy, CURLOPT_SHARE, cookies))
+            set(imgfetch_easy_setopt_string(easy, CURLOPT_COOKIEFILE, ""))
+        }
 
         // Only http and https, for the first request and every redirect (no file://, ftp://, …).
         set(imgfetch_easy_setopt_string(easy, CURLOPT_PROTOCOLS_STR, "http,https"))

@@ -24,6 +24,14 @@ final class Transfer {
     private var sawFirstByte = false
     private var keepsBody = true
     private(set) var headerList: UnsafeMutablePointer<curl_slist>?
+    /// The downloader's cookie store (a libcurl share), when it has one; owned by the engine.
+    var cookies: UnsafeMutableRawPointer?
+    /// The host and port the engine schedules this transfer under (see `Politeness`).
+    let host: String
+    /// The downloader's rate, when it has one; owned by the engine.
+    var rateLimiter: RateLimiter?
+    /// The write callback paused the transfer; the engine resumes it when the rate allows.
+    var isPaused = false
     let errorBuffer = UnsafeMutablePointer<CChar>.allocate(capacity: Int(CURL_ERROR_SIZE))
 
     enum State {
@@ -38,12 +46,18 @@ final class Transfer {
         self.key = key
         self.client = client
         self.requesters = [first]
+        self.host = key.request.url.hostAndPortForScheduling
         errorBuffer.initialize(to: 0)
     }
 
     deinit {
         imgfetch_curl_slist_free_all(headerList)
         errorBuffer.deallocate()
+    }
+
+    var isQueued: Bool {
+        if case .queued = state { return true }
+        return false
     }
 
     var easy: UnsafeMutableRawPointer? {
@@ -81,6 +95,7 @@ final class Transfer {
         received = 0
         expected = nil
         exceededLimit = false
+        isPaused = false
         sawFirstByte = false
         keepsBody = true
         errorBuffer[0] = 0
@@ -89,21 +104,34 @@ final class Transfer {
         return configure(easy)
     }
 
-    /// Takes one chunk of body from libcurl's write callback. Returns false to stop the transfer.
+    /// What the write callback tells libcurl about a chunk.
+    enum Reception {
+        case taken
+        /// Stop the transfer (the body went over its limit).
+        case stop
+        /// Hold the chunk: the downloader's rate is spent for now (`RateLimiter`).
+        case pause
+    }
+
+    /// Takes one chunk of body from libcurl's write callback.
     /// No allocation per chunk: the body's capacity is reserved from Content-Length on the first.
-    func receive(_ chunk: UnsafeRawBufferPointer) -> Bool {
+    func receive(_ chunk: UnsafeRawBufferPointer) -> Reception {
+        if let rateLimiter, !rateLimiter.take(chunk.count) {
+            isPaused = true
+            return .pause
+        }
         if !sawFirstByte { firstByteArrived() }
         received += Int64(chunk.count)
         if let limit = request.options.maxBytes, received > Int64(limit) {
             exceededLimit = true
-            return false
+            return .stop
         }
-        guard keepsBody else { return true }
+        guard keepsBody else { return .taken }
         body.append(contentsOf: chunk)
         for requester in requesters {
             requester.progress?(DownloadProgress(received: received, expected: expected))
         }
-        return true
+        return .taken
     }
 
     private func firstByteArrived() {

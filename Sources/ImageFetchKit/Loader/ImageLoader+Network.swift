@@ -74,11 +74,14 @@ extension ImageLoader {
         }
         let transfer = DownloadRequest.Options(
             timeout: .milliseconds(Int64(options.timeout * 1000)),
+            totalTimeout: options.maxTime.map { .milliseconds(Int64($0 * 1000)) },
             maxBytes: options.maxBytes,
             retry: RetryPolicy(maxRetries: options.retries),
             insecure: options.insecure,
             caFile: options.caCertificatePath,
-            credentials: credentials)
+            credentials: credentials,
+            userAgent: options.userAgent,
+            cookie: options.cookie)
         // Only a cached file can answer a 304, so validators are sent only when one exists.
         let validators = stale.map {
             DownloadRequest.Validators(etag: $0.validators.etag, lastModified: $0.validators.lastModified)

@@ -146,7 +146,8 @@ public final class ImageLoader: Sendable {
         return openedDataLoader.withLock { opened in
             if let opened { return opened }
             let downloader = Downloader(configuration: DownloaderConfiguration(
-                maxConcurrentDownloads: configuration.maxConcurrentTransfers, order: configuration.transferOrder))
+                maxConcurrentDownloads: configuration.maxConcurrentTransfers, order: configuration.transferOrder,
+                politeness: configuration.politeness, cookieFile: configuration.cookieFile))
             opened = downloader
             return downloader
         }
@@ -164,6 +165,13 @@ public final class ImageLoader: Sendable {
             opened = tier
             return tier
         }
+    }
+
+    /// Writes the default downloader's cookies to `configuration.cookieFile` (see
+    /// `Downloader.saveCookies()`); nothing when there is no cookie file or nothing was fetched.
+    public func saveCookies() async throws(Downloader.CookieFileError) {
+        guard configuration.cookieFile != nil, let downloader = openedDataLoader.withLock({ $0 }) as? Downloader else { return }
+        try await downloader.saveCookies()
     }
 
     /// Whether a load has used the remote tier yet (so `finishRemoteCache()` has anything to wait for).

@@ -21,8 +21,14 @@ public struct LoadOptions: Sendable {
     public var retryFailed = false
     /// A disk entry older than this (seconds) is a miss; `nil` uses the cache's own max age.
     public var maxAge: Double?
-    /// Longest wait to connect, and longest stretch without a byte of the body, in seconds.
+    /// Longest wait to connect, and longest the body may come slower than 1 byte a second, in seconds.
     public var timeout: Double = 15
+    /// Longest one transfer may take in all, in seconds (curl's `--max-time`); nil for no limit.
+    public var maxTime: Double?
+    /// The `User-Agent` sent; nil for `imgfetch/VERSION`.
+    public var userAgent: String?
+    /// A `Cookie` header sent with every request, as given (`NAME=VALUE; NAME2=VALUE2`).
+    public var cookie: String?
     /// Extra request headers, in the order given.
     public var headers: [(name: String, value: String)] = []
     /// Basic authentication as `user:password`.

@@ -16,6 +16,10 @@ public struct LoaderConfiguration: Sendable {
     public var maxConcurrentTransfers: Int
     /// Which queued transfer starts first when the default downloader is at its limit.
     public var transferOrder: DownloaderConfiguration.Order
+    /// Limits per host and on the rate of the default downloader (none by default).
+    public var politeness: Politeness
+    /// The default downloader's cookie file (see `DownloaderConfiguration.cookieFile`); nil for none.
+    public var cookieFile: String?
     /// The decoders that validate what is fetched.
     public var decoders: DecoderRegistry
     /// The network seam; `nil` creates a `Downloader` on the first network load (so a cache hit
@@ -34,6 +38,8 @@ public struct LoaderConfiguration: Sendable {
         memoryCostLimit: Int = LoaderConfiguration.defaultMemoryCostLimit,
         maxConcurrentTransfers: Int = 6,
         transferOrder: DownloaderConfiguration.Order = .fifo,
+        politeness: Politeness = Politeness(),
+        cookieFile: String? = nil,
         decoders: DecoderRegistry = .standard,
         dataLoader: (any DataLoading)? = nil,
         remoteCache: RemoteCacheConfiguration? = nil
@@ -43,6 +49,8 @@ public struct LoaderConfiguration: Sendable {
         self.memoryCostLimit = memoryCostLimit
         self.maxConcurrentTransfers = maxConcurrentTransfers
         self.transferOrder = transferOrder
+        self.politeness = politeness
+        self.cookieFile = cookieFile
         self.decoders = decoders
         self.dataLoader = dataLoader
         self.remoteCache = remoteCache

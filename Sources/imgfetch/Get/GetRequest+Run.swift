@@ -50,11 +50,13 @@ extension GetRequest {
            let tier = loader.configuration.remoteCache?.location {
             display.message("imgfetch: warning: \(report.uploadFailures) images were not uploaded to the remote cache \(tier).")
         }
+        let cookiesSaved = await loader.savingCookies(report: display.message)
         // The loads are done; the process exits without waiting for tasks that still hold the loader.
         loader.closeDiskCache()
         display.finish()
         stdout.flush()
-        let status = stdout.isClosed ? .outputClosed : ExitStatus.combining(failures, total: urls.count)
+        var status = stdout.isClosed ? .outputClosed : ExitStatus.combining(failures, total: urls.count)
+        if status == .success, !cookiesSaved { status = .fileError }
         if status != .success { throw status.exitCode }
     }
 

@@ -1,5 +1,6 @@
 import ArgumentParser
 import FoundationEssentials
+import Glibc
 import ImageFetchKit
 
 /// The flags every loading command shares (`get`, `prefetch`, `info URL`): how to use the caches
@@ -33,6 +34,31 @@ struct LoaderOptions: ParsableArguments {
 
     @Option(help: ArgumentHelp("Basic authentication credentials.", valueName: "user:password"))
     var user: String?
+
+    @Option(name: [.customShort("A"), .customLong("user-agent")], help: ArgumentHelp(
+        "Send this User-Agent (default: imgfetch/VERSION).", valueName: "string"))
+    var userAgent: String?
+
+    @Option(help: ArgumentHelp("Give up on a transfer that takes longer than this in all (seconds), as curl's -m.", valueName: "seconds"))
+    var maxTime: Double?
+
+    @Option(name: [.customShort("b"), .customLong("cookie")], help: ArgumentHelp(
+        "Send these cookies with every request.", valueName: "NAME=VALUE; ..."))
+    var cookie: String?
+
+    @Option(name: [.customShort("c"), .customLong("cookie-jar")], help: ArgumentHelp(
+        "Keep the cookies servers set in this file (curl's Netscape format): read at the start, sent back only to their own domains, written at the end (mode 0600).",
+        valueName: "file"))
+    var cookieJar: String?
+
+    @Option(help: ArgumentHelp("Most requests in flight to one host at once (default: no limit beyond -j).", valueName: "count"))
+    var perHost: Int?
+
+    @Option(help: ArgumentHelp("Receive at most this many bytes a second over the whole run (e.g. 500K, 2M).", valueName: "rate"))
+    var limitRate: String?
+
+    @Option(help: ArgumentHelp("Wait this long between the starts of two requests to one host (seconds), as wget's -w.", valueName: "seconds"))
+    var wait: Double?
 
     @Flag(help: "Skip TLS certificate verification (explicit opt-in; insecure).")
     var insecure = false
@@ -76,6 +102,32 @@ struct LoaderOptions: ParsableArguments {
         }
         if maxPixels <= 0 { throw ValidationError("--max-pixels must be positive.") }
         if retries < 0 { throw ValidationError("--retry must not be negative.") }
+        if let maxTime, !(maxTime > 0) { throw ValidationError("--max-time must be a positive number of seconds.") }
+        if let userAgent, userAgent.contains(where: { $0.isNewline || $0 == "\0" }) {
+            throw ValidationError("--user-agent must be one line.")
+        }
+        if let cookie, cookie.contains(where: { $0.isNewline || $0 == "\0" }) || !cookie.contains("=") {
+            throw ValidationError("--cookie '\(cookie)' is not of the form 'NAME=VALUE; NAME2=VALUE2'.")
+        }
+        if let cookieJar {
+            let folder = FilePath.parent(of: FilePath.standardize(cookieJar))
+            var info = stat()
+            if stat(folder, &info) != 0 || info.st_mode & S_IFMT != S_IFDIR {
+                throw ValidationError("--cookie-jar '\(cookieJar)': the folder \(folder) does not exist.")
+            }
+        }
+        if let perHost, perHost < 1 { throw ValidationError("--per-host must be at least 1.") }
+        if let limitRate, (QuantityText.bytes(limitRate) ?? 0) <= 0 {
+            throw ValidationError("--limit-rate '\(limitRate)' is not a rate like 500K or 2M (bytes a second).")
+        }
+        if let wait, !(wait >= 0) { throw ValidationError("--wait must be a number of seconds, 0 or more.") }
+    }
+
+    /// `--per-host`, `--wait` and `--limit-rate` as the downloader takes them; call after `validate()`.
+    var politeness: Politeness {
+        Politeness(
+            maxPerHost: perHost, waitBetweenRequests: wait.flatMap { $0 > 0 ? .milliseconds(Int64($0 * 1000)) : nil },
+            maxBytesPerSecond: limitRate.flatMap(QuantityText.bytes).map { Int($0) })
     }
 
     /// The options as the loader takes them; call after `validate()`.
@@ -94,6 +146,9 @@ struct LoaderOptions: ParsableArguments {
         options.maxBytes = QuantityText.bytes(maxBytes) ?? options.maxBytes
         options.maxPixels = maxPixels
         options.retries = retries
+        options.maxTime = maxTime
+        options.userAgent = userAgent
+        options.cookie = cookie
         options.verification = verify
         options.keyFilter = keyFilter.filter
         return options

@@ -9,6 +9,10 @@ struct LoadingSettings: Sendable {
     var remoteCache: String?
     var remoteCacheMode = RemoteCacheConfiguration.Mode.readWrite
     var load = LoadOptions()
+    /// `--per-host`, `--wait`, `--limit-rate`.
+    var politeness = Politeness()
+    /// `--cookie-jar`.
+    var cookieJar: String?
     var quiet = false
     var verbose = false
 }
@@ -19,7 +23,8 @@ extension LoadingSettings {
     init(_ loader: LoaderOptions, _ output: OutputOptions, _ transform: TransformOptions? = nil) {
         self.init(
             cacheDir: loader.location.cacheDir, remoteCache: loader.remote.remoteCache, remoteCacheMode: loader.remote.remoteCacheMode,
-            load: loader.loadOptions, quiet: output.quiet, verbose: output.verbose)
+            load: loader.loadOptions, politeness: loader.politeness, cookieJar: loader.cookieJar,
+            quiet: output.quiet, verbose: output.verbose)
         load.transform = try? transform?.spec(maxPixels: loader.maxPixels)
     }
 
@@ -54,6 +59,6 @@ extension LoadingSettings {
     func makeLoader(concurrency: Int, memoryCostLimit: Int) throws -> ImageLoader {
         try LoaderOptions.makeLoader(
             cacheDir: cacheDir, remoteCache: remoteCache, remoteCacheMode: remoteCacheMode,
-            concurrency: concurrency, memoryCostLimit: memoryCostLimit)
+            politeness: politeness, cookieJar: cookieJar, concurrency: concurrency, memoryCostLimit: memoryCostLimit)
     }
 }

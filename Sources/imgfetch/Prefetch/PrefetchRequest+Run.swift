@@ -87,6 +87,7 @@ extension PrefetchRequest {
         summary.failed += rejectedLines.load(ordering: .relaxed)
         // Uploads to the remote tier run behind the loads; they finish before the summary.
         let remote = await loader.finishRemoteCache()
+        let cookiesSaved = await loader.savingCookies(report: display.message)
         // The loads are done; the process exits without waiting for tasks that still hold the loader.
         loader.closeDiskCache()
         display.finish()
@@ -108,5 +109,6 @@ extension PrefetchRequest {
         if stdout.isClosed { throw ExitStatus.outputClosed.exitCode }
         let status = failures.status(failed: summary.failed, total: summary.total)
         if status != .success { throw status.exitCode }
+        if !cookiesSaved { throw ExitStatus.fileError.exitCode }
     }
 }

@@ -1,0 +1,15 @@
+import ImageFetchKit
+
+extension ImageLoader {
+    /// Writes `--cookie-jar` at the end of a run, reporting a failure with `report`; false when
+    /// the jar could not be written (the run then exits 8 if nothing else failed).
+    func savingCookies(report: (String) -> Void) async -> Bool {
+        do {
+            try await saveCookies()
+            return true
+        } catch {
+            report("imgfetch: \(error)")
+            return false
+        }
+    }
+}
