@@ -121,6 +121,19 @@ final class CrawlPolitenessTests: EndToEndTestCase {
         XCTAssertGreaterThanOrEqual(elapsed, 1.8, "60 KB at 20 KB/s took \(elapsed) s")
     }
 
+    func testVerboseSaysEachRetryWithItsWaitAndReason() throws {
+        let target = url("baseline.jpg", ["fail_times": "1"])
+        let verbose = try imgfetch(["get", "-v", "--retry", "2", target])
+        XCTAssertEqual(verbose.status, 0, verbose.stderr)
+        let line = try XCTUnwrap(lines(verbose.stderr).first { $0.contains("retrying") }, verbose.stderr)
+        XCTAssertTrue(line.hasPrefix("imgfetch: retrying in 1.0 s (attempt 2 of 3): "), line)
+        XCTAssertTrue(line.contains("503") && line.contains(target), line)
+
+        let quiet = try imgfetch(["get", "--retry", "2", url("alpha.png", ["fail_times": "1"])])
+        XCTAssertEqual(quiet.status, 0, quiet.stderr)
+        XCTAssertFalse(quiet.stderr.contains("retrying"), quiet.stderr)
+    }
+
     func testBadPolitenessValuesAreUsageErrors() throws {
         for arguments in [["--per-host", "0"], ["--limit-rate", "fast"], ["--wait", "-1"], ["--max-time", "0"], ["-b", "no-equals-sign"]] {
             let result = try imgfetch(["get"] + arguments + [url("baseline.jpg")])

@@ -48,10 +48,14 @@ public struct DownloadProgress: Sendable, Equatable {
     /// Body bytes received so far.
     public var received: Int64
     public var expected: Int64?
+    /// Set when the transfer failed for a transient reason and will be tried again (the counts
+    /// then start over).
+    public var retry: RetryNotice?
 
-    public init(received: Int64, expected: Int64?) {
+    public init(received: Int64, expected: Int64?, retry: RetryNotice? = nil) {
         self.received = received
         self.expected = expected
+        self.retry = retry
     }
 
     /// `received / expected` in 0...1, when the length is known.

@@ -182,6 +182,12 @@ final class EngineLoop {
                 transfer.state = .waitingToRetry(until: clock.now + delay)
                 waitingToRetry.append(transfer)
                 transfer.client.observer?(.willRetry(transfer.request.url))
+                let notice = RetryNotice(
+                    attempt: transfer.attempt + 1, attempts: transfer.request.options.retry.maxRetries + 1,
+                    wait: delay, reason: error.description)
+                for requester in transfer.requesters {
+                    requester.progress?(DownloadProgress(received: 0, expected: nil, retry: notice))
+                }
             } else {
                 finish(transfer, with: result)
             }

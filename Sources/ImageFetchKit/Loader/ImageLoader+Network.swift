@@ -11,7 +11,7 @@ extension ImageLoader {
         let request = downloadRequest(url, stale: stale, options: options)
         var reportProgress: (@Sendable (DownloadProgress) -> Void)?
         if let progress {
-            reportProgress = { progress(LoadProgress(receivedBytes: $0.received, expectedBytes: $0.expected)) }
+            reportProgress = { progress(LoadProgress(receivedBytes: $0.received, expectedBytes: $0.expected, retry: $0.retry)) }
         }
         let response: DownloadResponse
         do throws(DownloadError) {

@@ -98,9 +98,12 @@ extension LoadResult.Outcome {
 public struct LoadProgress: Sendable, Equatable {
     public var receivedBytes: Int64
     public var expectedBytes: Int64?
+    /// Set when the transfer will be tried again after a transient failure.
+    public var retry: RetryNotice?
 
-    public init(receivedBytes: Int64, expectedBytes: Int64?) {
+    public init(receivedBytes: Int64, expectedBytes: Int64?, retry: RetryNotice? = nil) {
         self.receivedBytes = receivedBytes
         self.expectedBytes = expectedBytes
+        self.retry = retry
     }
 }

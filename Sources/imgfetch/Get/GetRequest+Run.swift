@@ -41,7 +41,11 @@ extension GetRequest {
             guard report(result) else { break }
         }
         if !pending.isEmpty, !stdout.isClosed {
-            for await result in loader.loadInOrder(Array(pending), options: options, concurrency: 6, progress: display.transfer) {
+            let progress: @Sendable (String, LoadProgress) -> Void = { url, progress in
+                if verbose, let retry = progress.retry { display.message(retry.verboseLine) }
+                display.transfer(url, progress: progress)
+            }
+            for await result in loader.loadInOrder(Array(pending), options: options, concurrency: 6, progress: progress) {
                 guard report(result) else { break }
             }
         }

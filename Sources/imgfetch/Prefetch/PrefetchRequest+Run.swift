@@ -72,6 +72,7 @@ extension PrefetchRequest {
             return await prefetcher.prefetch(urls, options: options, shouldContinue: { !stdout.isClosed }) { event in
                 switch event {
                 case .progress(let url, let progress):
+                    if verbose, let retry = progress.retry { display.message(retry.verboseLine) }
                     display.transfer(url, progress: progress)
                 case .finished(let result):
                     display.finished(result)
