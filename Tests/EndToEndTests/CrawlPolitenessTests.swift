@@ -134,6 +134,24 @@ final class CrawlPolitenessTests: EndToEndTestCase {
         XCTAssertFalse(quiet.stderr.contains("retrying"), quiet.stderr)
     }
 
+    /// `--order lifo` takes the list from its end (two loads are in flight at once for -j 1, so
+    /// the first two to arrive may be either of the last two lines).
+    func testOrderLifoRequestsTheListFromItsEnd() throws {
+        let urls = (0..<6).map { url("baseline.jpg", ["n": "\($0)"]) }
+        let result = try prefetch(urls, ["-j", "1", "--order", "lifo"])
+        XCTAssertEqual(result.status, 0, result.stderr)
+        let order = try server.stats().log.compactMap { $0.split(separator: "=").last.flatMap { Int($0) } }
+        XCTAssertEqual(order.count, 6)
+        XCTAssertEqual(Set(order.prefix(2)), [4, 5], "\(order)")
+        XCTAssertEqual(Set(order.suffix(2)), [0, 1], "\(order)")
+
+        try server.reset()
+        let fifo = try prefetch((0..<6).map { url("alpha.png", ["n": "\($0)"]) }, ["-j", "1"])
+        XCTAssertEqual(fifo.status, 0, fifo.stderr)
+        let fifoOrder = try server.stats().log.compactMap { $0.split(separator: "=").last.flatMap { Int($0) } }
+        XCTAssertEqual(Set(fifoOrder.prefix(2)), [0, 1], "\(fifoOrder)")
+    }
+
     func testBadPolitenessValuesAreUsageErrors() throws {
         for arguments in [["--per-host", "0"], ["--limit-rate", "fast"], ["--wait", "-1"], ["--max-time", "0"], ["-b", "no-equals-sign"]] {
             let result = try imgfetch(["get"] + arguments + [url("baseline.jpg")])

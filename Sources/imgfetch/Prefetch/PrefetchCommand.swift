@@ -41,6 +41,11 @@ struct PrefetchCommand: AsyncParsableCommand {
     @Flag(help: "Print JSON Lines on stdout, one object per URL as it finishes (the keys of 'get --json').")
     var json = false
 
+    @Option(help: ArgumentHelp(
+        "Which URLs of the list to take first: fifo (from its start) or lifo (from its end: newest first for a list that grows at its tail; the list is read whole first).",
+        valueName: "order"))
+    var order: ListOrder = .fifo
+
     @OptionGroup(title: "Transform options") var transformOptions: TransformOptions
     @OptionGroup(title: "Cache and network options") var loaderOptions: LoaderOptions
     @OptionGroup(title: "Output options") var outputOptions: OutputOptions
@@ -48,7 +53,7 @@ struct PrefetchCommand: AsyncParsableCommand {
     /// The arguments as `PrefetchRequest`, the form both parsers produce and `run()` executes.
     var request: PrefetchRequest {
         PrefetchRequest(
-            list: list, jobs: jobs, json: json, shard: shard.flatMap(PrefetchShard.init(parsing:)),
+            list: list, jobs: jobs, json: json, shard: shard.flatMap(PrefetchShard.init(parsing:)), order: order,
             settings: LoadingSettings(loaderOptions, outputOptions, transformOptions))
     }
 

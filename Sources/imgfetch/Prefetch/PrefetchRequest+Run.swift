@@ -67,9 +67,10 @@ extension PrefetchRequest {
             let first = stopSignal.withLock { $0 } ?? signal
             Glibc._exit(StopSignals.exitStatus(for: first).rawValue)
         }
+        let order = self.order
         let work = Task.detached {
             let urls = reader.lazy.filter { tally?.takes($0) ?? true }
-            return await prefetcher.prefetch(urls, options: options, shouldContinue: { !stdout.isClosed }) { event in
+            let onEvent: @Sendable (ImagePrefetcher.Event) -> Void = { event in
                 switch event {
                 case .progress(let url, let progress):
                     if verbose, let retry = progress.retry { display.message(retry.verboseLine) }
@@ -80,6 +81,12 @@ extension PrefetchRequest {
                     if let line = result.errorLine { display.message(line) } else if verbose { display.message(result.verboseLine) }
                     if json { stdout.writeLine(result.jsonLine) }
                 }
+            }
+            switch order {
+            case .fifo:
+                return await prefetcher.prefetch(urls, options: options, shouldContinue: { !stdout.isClosed }, onEvent: onEvent)
+            case .lifo:
+                return await prefetcher.prefetch(Array(urls).reversed(), options: options, shouldContinue: { !stdout.isClosed }, onEvent: onEvent)
             }
         }
         running.withLock { $0 = work }

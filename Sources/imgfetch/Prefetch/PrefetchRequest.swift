@@ -11,6 +11,7 @@ struct PrefetchRequest: Sendable {
     var json = false
     /// `--shard I/N`: only this shard's URLs.
     var shard: PrefetchShard?
+    var order = ListOrder.fifo
     var settings = LoadingSettings()
 
     /// The rules `prefetch`'s own arguments must follow; the option groups check theirs.
