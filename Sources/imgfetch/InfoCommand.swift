@@ -71,7 +71,7 @@ struct InfoCommand: AsyncParsableCommand {
 
     func textLine(name: String, info: ImageInfo, byteCount: Int) -> String {
         let frames = info.frameCount == 1 ? "1 frame" : "\(info.frameCount) frames"
-        return "\(name): \(info.format.rawValue) \(info.width)×\(info.height) \(frames) \(byteCount) bytes"
+        return "\(name): \(info.format.rawValue) \(info.width)x\(info.height) \(frames) \(byteCount) bytes"
     }
 
     func jsonLine(_ file: ImageFile) -> String {

@@ -43,6 +43,24 @@ extension DiskCache {
         }
     }
 
+    /// The failed-URL list: every record that has not expired, most recent failure first.
+    public func failures() throws(Error) -> [FailedURL] {
+        let now = configuration.currentDate().timeIntervalSince1970
+        return try withIndex("listing the failed URLs") { database -> [FailedURL] in
+            var found: [FailedURL] = []
+            try database.query(
+                "SELECT url, reason, failed_at, expires_at FROM failures WHERE expires_at > ? ORDER BY failed_at DESC, url",
+                [.real(now)]
+            ) { row in
+                found.append(FailedURL(
+                    url: row.text(0) ?? "", reason: row.text(1) ?? "",
+                    failedAt: Date(timeIntervalSince1970: row.real(2)),
+                    expiresAt: Date(timeIntervalSince1970: row.real(3))))
+            }
+            return found
+        }
+    }
+
     /// Empties the failed-URL list, expired records included. Returns how many were removed.
     @discardableResult
     public func removeFailures() throws(Error) -> Int {

@@ -22,7 +22,7 @@ struct GetCommand: AsyncParsableCommand {
         valueName: "file"))
     var output: String?
 
-    @Flag(help: "Print one JSON object per URL: url, path, format, width, height, bytes, cache, variant, transformed, elapsed_ms, error.")
+    @Flag(help: "Print one JSON object per URL: url, path, output, format, width, height, bytes, cache, variant, transformed, elapsed_ms, error.")
     var json = false
 
     @OptionGroup(title: "Transform options") var transformOptions: TransformOptions

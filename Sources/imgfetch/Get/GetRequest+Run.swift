@@ -26,12 +26,17 @@ extension GetRequest {
             } else if verbose {
                 display.message(result.verboseLine)
             }
-            if json {
-                stdout.writeLine(result.jsonLine)
-            } else if let image = result.image, let failure = deliver(image, url: result.url, to: stdout) {
-                display.message(failure.line)
-                failures.append(failure.status)
+            // The copy is written before the record, so `output` names a file that exists.
+            var delivered: String?
+            if let image = result.image {
+                if let failure = deliver(image, url: result.url, to: stdout) {
+                    display.message(failure.line)
+                    failures.append(failure.status)
+                } else if let output, output != "-" {
+                    delivered = output
+                }
             }
+            if json { stdout.writeLine(result.jsonLine(output: delivered)) }
             return !stdout.isClosed
         }
 
@@ -62,7 +67,7 @@ extension GetRequest {
     private func deliver(_ image: LoadedImage, url: String, to stdout: StandardOutput) -> (line: String, status: ExitStatus)? {
         switch output {
         case nil:
-            stdout.writeLine(image.filePath ?? "")
+            if !json { stdout.writeLine(image.filePath ?? "") }
             return nil
         case "-":
             do {

@@ -2,13 +2,15 @@ import FoundationEssentials
 import ImageFetchKit
 
 extension LoadResult {
-    /// The `--json` object: url, path, format, width, height, bytes, cache, variant, transformed,
-    /// elapsed_ms, error. For a variant, the facts are the variant's.
-    var jsonLine: String {
+    /// The `--json` object: url, path, output, format, width, height, bytes, cache, variant,
+    /// transformed, elapsed_ms, error. For a variant, the facts are the variant's. `output` is
+    /// the copy written for the user (`-o FILE`), null when none was.
+    func jsonLine(output: String? = nil) -> String {
         let image = self.image
         var json = JSONLine()
         json.add("url", URL.redacting(url))
         json.add("path", image?.filePath)
+        json.add("output", output)
         json.add("format", image?.format.rawValue)
         json.add("width", image?.width)
         json.add("height", image?.height)

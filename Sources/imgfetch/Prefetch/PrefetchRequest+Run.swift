@@ -12,8 +12,9 @@ extension PrefetchRequest {
     /// far is printed before exiting 130 (SIGINT) or 143. A second stop signal exits at once,
     /// after removing the temporary files of the stores still writing. The first one is
     /// acknowledged on stderr, even with `-q`: it says how to exit at once.
+    ///
+    /// A list that cannot be opened or read is a file error (exit 8), said in one line.
     func run() async throws {
-        try validateList()
         Terminal.prepare()
         let stdout = StandardOutput.shared
         let (json, verbose, options) = (self.json, settings.verbose, settings.load)
@@ -77,7 +78,7 @@ extension PrefetchRequest {
                     display.finished(result)
                     if let error = result.error { failures.record(error) }
                     if let line = result.errorLine { display.message(line) } else if verbose { display.message(result.verboseLine) }
-                    if json { stdout.writeLine(result.jsonLine) }
+                    if json { stdout.writeLine(result.jsonLine()) }
                 }
             }
         }

@@ -17,14 +17,4 @@ struct PrefetchRequest: Sendable {
     func validate() throws {
         if !(1...1000).contains(jobs) { throw ValidationError("--jobs must be between 1 and 1000.") }
     }
-
-    /// Refuses a list that is not a readable file, as a usage error. Not part of `validate()`:
-    /// argument-parser runs that before it reports arguments it does not know, so in
-    /// `prefetch --unknown VALUE LIST` it would call VALUE an unreadable list instead of naming
-    /// the unknown option. `run()` checks it first thing.
-    func validateList() throws {
-        if list != "-", !FileManager.default.isReadableFile(atPath: list) {
-            throw ValidationError("The URL list '\(list)' is not a readable file (use '-' for standard input).")
-        }
-    }
 }
