@@ -16,6 +16,7 @@ extension GetRequest {
         let stdout = StandardOutput.shared
         let display = ProgressDisplay(quiet: settings.quiet, total: urls.count)
         var failures: [ExitStatus] = []
+        let folder = try openOutputFolder()
 
         /// Shows one result; false once stdout is closed and nothing more can reach the reader.
         func report(_ result: LoadResult) -> Bool {
@@ -28,7 +29,16 @@ extension GetRequest {
             }
             // The copy is written before the record, so `output` names a file that exists.
             var delivered: String?
-            if let image = result.image {
+            if let image = result.image, let folder {
+                switch folder.write(image, url: result.url, keyFilter: settings.load.keyFilter) {
+                case .success(let path):
+                    delivered = path
+                    if !json { stdout.writeLine(path) }
+                case .failure(let error):
+                    display.message("imgfetch: \(URL.redacting(result.url)): \(error)")
+                    failures.append(.fileError)
+                }
+            } else if let image = result.image {
                 if let failure = deliver(image, url: result.url, to: stdout) {
                     display.message(failure.line)
                     failures.append(failure.status)
@@ -83,6 +93,15 @@ extension GetRequest {
             } catch {
                 return ("imgfetch: \(URL.redacting(url)): Cannot write \(path): \(SystemErrorText.describe(error)).", .fileError)
             }
+        }
+    }
+
+    /// The `--output-dir` folder, opened (and made) before any load; nil without one.
+    private func openOutputFolder() throws -> OutputFolder? {
+        guard let outputDirectory else { return nil }
+        do { return try OutputFolder(directory: outputDirectory, template: nameTemplate) } catch {
+            Terminal.writeError("imgfetch: \(error)\n")
+            throw ExitStatus.fileError.exitCode
         }
     }
 }

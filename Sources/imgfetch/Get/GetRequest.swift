@@ -1,4 +1,5 @@
 import ArgumentParser
+import ImageFetchKit
 import Glibc
 
 /// What `imgfetch get` was asked to do, resolved from its arguments: by argument-parser
@@ -9,6 +10,9 @@ struct GetRequest: Sendable {
     /// `--output`: a file to write the one image to, or "-" for stdout; nil prints paths.
     var output: String?
     var json = false
+    /// `--output-dir` and `--name`: where named copies go, if anywhere.
+    var outputDirectory: String?
+    var nameTemplate = OutputNameTemplate.standard
     var settings = LoadingSettings()
 
     /// The rules `get`'s own arguments must follow together; the option groups check theirs.
@@ -19,7 +23,10 @@ struct GetRequest: Sendable {
         if let output, output != "-", Self.namesADirectory(output) {
             throw ValidationError("--output '\(output)' is a directory: --output names a file; --output-dir DIR writes into a directory.")
         }
-        if settings.load.noDiskCache, output == nil, !json {
+        if output != nil, outputDirectory != nil {
+            throw ValidationError("--output writes one file and --output-dir a directory of them: give one of the two.")
+        }
+        if settings.load.noDiskCache, output == nil, outputDirectory == nil, !json {
             throw ValidationError("--no-disk-cache leaves no cached file to print: add --output FILE, --output - or --json.")
         }
     }

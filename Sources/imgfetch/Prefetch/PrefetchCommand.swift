@@ -27,7 +27,7 @@ struct PrefetchCommand: AsyncParsableCommand {
             """
     )
 
-    @Argument(help: ArgumentHelp("A file with one URL a line, or '-' for standard input.", valueName: "list"))
+    @Argument(help: ArgumentHelp("A file with one URL a line, or '-' for standard input.", valueName: "list"), completion: .file())
     var list: String
 
     @Option(name: [.customShort("j", allowingJoined: true), .customLong("jobs")], help: ArgumentHelp("Run this many transfers at once.", valueName: "n"))
@@ -41,6 +41,7 @@ struct PrefetchCommand: AsyncParsableCommand {
     @Flag(help: "Print JSON Lines on stdout, one object per URL as it finishes (the keys of 'get --json').")
     var json = false
 
+    @OptionGroup(title: "Output directory options") var directoryOptions: OutputDirectoryOptions
     @OptionGroup(title: "Transform options") var transformOptions: TransformOptions
     @OptionGroup(title: "Cache and network options") var loaderOptions: LoaderOptions
     @OptionGroup(title: "Output options") var outputOptions: OutputOptions
@@ -49,6 +50,7 @@ struct PrefetchCommand: AsyncParsableCommand {
     var request: PrefetchRequest {
         PrefetchRequest(
             list: list, jobs: jobs, json: json, shard: shard.flatMap(PrefetchShard.init(parsing:)),
+            outputDirectory: directoryOptions.outputDir, nameTemplate: (try? directoryOptions.template()) ?? .standard,
             settings: LoadingSettings(loaderOptions, outputOptions, transformOptions))
     }
 

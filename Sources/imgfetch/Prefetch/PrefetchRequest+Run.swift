@@ -40,6 +40,14 @@ extension PrefetchRequest {
             throw ExitStatus.fileError.exitCode
         }
         openedReader.withLock { $0 = reader }
+        let folder: OutputFolder?
+        do { folder = try outputDirectory.map { directory throws(OutputError) in try OutputFolder(directory: directory, template: nameTemplate) } } catch {
+            Terminal.writeError("imgfetch: \(error)\n")
+            throw ExitStatus.fileError.exitCode
+        }
+        let keyFilter = settings.load.keyFilter
+        // Images loaded but not written out: they fail the run as loads that failed do.
+        let unwritten = Atomic<Int>(0)
         // A small memory cache keeps a long run flat: it only has to catch repeats close together
         // (about 1000 recent entries; loads in flight share their result anyway); anything older is
         // a disk hit.
@@ -78,7 +86,17 @@ extension PrefetchRequest {
                     display.finished(result)
                     if let error = result.error { failures.record(error) }
                     if let line = result.errorLine { display.message(line) } else if verbose { display.message(result.verboseLine) }
-                    if json { stdout.writeLine(result.jsonLine()) }
+                    var written: String?
+                    if let folder, let image = result.image {
+                        switch folder.write(image, url: result.url, keyFilter: keyFilter) {
+                        case .success(let path): written = path
+                        case .failure(let error):
+                            display.message("imgfetch: \(URL.redacting(result.url)): \(error)")
+                            failures.record(.fileError)
+                            unwritten.add(1, ordering: .relaxed)
+                        }
+                    }
+                    if json { stdout.writeLine(result.jsonLine(output: written)) }
                 }
             }
         }
@@ -107,7 +125,7 @@ extension PrefetchRequest {
         if let signal { throw StopSignals.exitStatus(for: signal).exitCode }
         // A closed stdout ended the run early: whatever failed or not, it did not finish.
         if stdout.isClosed { throw ExitStatus.outputClosed.exitCode }
-        let status = failures.status(failed: summary.failed, total: summary.total)
+        let status = failures.status(failed: summary.failed + unwritten.load(ordering: .relaxed), total: summary.total)
         if status != .success { throw status.exitCode }
     }
 }

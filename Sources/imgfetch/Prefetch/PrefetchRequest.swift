@@ -11,6 +11,9 @@ struct PrefetchRequest: Sendable {
     var json = false
     /// `--shard I/N`: only this shard's URLs.
     var shard: PrefetchShard?
+    /// `--output-dir` and `--name`: where named copies go, if anywhere.
+    var outputDirectory: String?
+    var nameTemplate = OutputNameTemplate.standard
     var settings = LoadingSettings()
 
     /// The rules `prefetch`'s own arguments must follow; the option groups check theirs.
