@@ -31,12 +31,22 @@ struct IMGFetch: AsyncParsableCommand {
             FILES:
             \(HelpText.table(files))
 
+            SHELL COMPLETION:
+            \(HelpText.table(completions))
+
             EXIT STATUS:
             \(HelpText.table(ExitStatus.allCases.map { (String($0.rawValue), $0.meaning) }))
             """,
         version: "0.1.0",
         subcommands: [GetCommand.self, PrefetchCommand.self, CacheCommand.self, InfoCommand.self, ShowCommand.self]
     )
+
+    /// How to install the completions argument-parser generates, per shell.
+    private static let completions: [(name: String, text: String)] = [
+        ("bash", "imgfetch --generate-completion-script bash > ~/.local/share/bash-completion/completions/imgfetch"),
+        ("zsh", "imgfetch --generate-completion-script zsh > _imgfetch, in a folder on $fpath"),
+        ("fish", "imgfetch --generate-completion-script fish > ~/.config/fish/completions/imgfetch.fish"),
+    ]
 
     /// The FILES section of `--help` and the man page: each file in the cache directory.
     private static let files: [(name: String, text: String)] = [

@@ -15,7 +15,7 @@ struct InfoCommand: AsyncParsableCommand {
             """
     )
 
-    @Argument(help: ArgumentHelp("The image files or http(s) URLs to inspect.", valueName: "file|url"))
+    @Argument(help: ArgumentHelp("The image files or http(s) URLs to inspect.", valueName: "file|url"), completion: .file())
     var files: [String]
 
     @Flag(help: "Print one JSON object per file (keys: file, format, width, height, frames, bytes).")

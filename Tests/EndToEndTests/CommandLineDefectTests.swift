@@ -128,4 +128,20 @@ final class CommandLineDefectTests: EndToEndTestCase {
         XCTAssertEqual(left.count, names.count - 1, "one entry of any size frees the one byte asked for")
         XCTAssertLessThanOrEqual(left.reduce(0) { $0 + $1.bytes }, total - 1)
     }
+
+    func testBashCompletionOffersFilesAndFoldersForPathsAndTheValuesOfChoices() throws {
+        let script = try imgfetch(["--generate-completion-script", "bash"]).stdout
+        func completion(of option: String) -> String? {
+            guard let start = script.range(of: "    '\(option)')\n") else { return nil }
+            return script[start.upperBound...].split(separator: "\n").first.map { $0.trimmingCharacters(in: .whitespaces) }
+        }
+
+        XCTAssertEqual(completion(of: "--cacert"), "__imgfetch_add_completions -f")
+        XCTAssertEqual(completion(of: "--cache-dir"), "__imgfetch_add_completions -d")
+        XCTAssertEqual(completion(of: "--output-dir"), "__imgfetch_add_completions -d")
+        XCTAssertEqual(completion(of: "--output'|'-o"), "__imgfetch_add_completions -f")
+        XCTAssertEqual(completion(of: "--verify"), "__imgfetch_add_completions -W 'header'$'\\n''decode'")
+        let help = try imgfetch(["--help"]).stdout
+        XCTAssertTrue(help.contains("SHELL COMPLETION:\n  bash  imgfetch --generate-completion-script bash >"), help)
+    }
 }

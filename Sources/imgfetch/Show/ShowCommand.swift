@@ -23,7 +23,7 @@ struct ShowCommand: AsyncParsableCommand {
         case auto, blocks, kitty
     }
 
-    @Argument(help: ArgumentHelp("The image files or http(s) URLs to draw.", valueName: "file|url"))
+    @Argument(help: ArgumentHelp("The image files or http(s) URLs to draw.", valueName: "file|url"), completion: .file())
     var files: [String]
 
     @Option(help: ArgumentHelp("How to draw: auto (kitty graphics where the terminal speaks it, else blocks), blocks or kitty.", valueName: "how"))
