@@ -48,6 +48,7 @@ extension ImageLoader {
         var image = LoadedImage(
             filePath: nil, data: response.body, format: info.format, width: info.width, height: info.height,
             frames: info.frameCount, byteCount: response.body.count, cacheType: .network)
+        image.response = ResponseFacts(response)
         guard let cache, !options.noDiskCache else { return image }
         do {
             let entry = try await cache.store(

@@ -22,10 +22,14 @@ struct GetCommand: AsyncParsableCommand {
         valueName: "file"), completion: .file())
     var output: String?
 
-    @Flag(help: "Print one JSON object per URL: url, path, output, format, width, height, bytes, cache, variant, transformed, elapsed_ms, error.")
+    @Flag(help: """
+        Print one JSON object per URL: url, path, output, format, width, height, bytes, sha256, status, final_url, \
+        content_type, cache, variant, transformed, original_width, original_height, elapsed_ms, error.
+        """)
     var json = false
 
-    @OptionGroup(title: "Output directory options") var directoryOptions: OutputDirectoryOptions
+    @OptionGroup(title: "Output files") var directoryOptions: OutputDirectoryOptions
+    @OptionGroup(title: "Output files") var manifestOptions: ManifestOptions
     @OptionGroup(title: "Transform options") var transformOptions: TransformOptions
     @OptionGroup(title: "Cache and network options") var loaderOptions: LoaderOptions
     @OptionGroup(title: "Output options") var outputOptions: OutputOptions
@@ -34,7 +38,7 @@ struct GetCommand: AsyncParsableCommand {
     var request: GetRequest {
         GetRequest(
             urls: urls, output: output, json: json, outputDirectory: directoryOptions.outputDir,
-            nameTemplate: (try? directoryOptions.template()) ?? .standard,
+            nameTemplate: (try? directoryOptions.template()) ?? .standard, manifest: manifestOptions.manifest,
             settings: LoadingSettings(loaderOptions, outputOptions, transformOptions))
     }
 

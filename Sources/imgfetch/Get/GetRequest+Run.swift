@@ -17,6 +17,9 @@ extension GetRequest {
         let display = ProgressDisplay(quiet: settings.quiet, total: urls.count)
         var failures: [ExitStatus] = []
         let folder = try openOutputFolder()
+        let manifestFile = try openManifest()
+        // Digests for records come from the index (one computed is kept there).
+        let cache = json || manifestFile != nil ? try? loader.diskCache() : nil
 
         /// Shows one result; false once stdout is closed and nothing more can reach the reader.
         func report(_ result: LoadResult) -> Bool {
@@ -46,7 +49,11 @@ extension GetRequest {
                     delivered = output
                 }
             }
-            if json { stdout.writeLine(result.jsonLine(output: delivered)) }
+            if json || manifestFile != nil {
+                let record = ManifestRecord(result, output: delivered, cache: cache)
+                if json { stdout.writeLine(record.jsonLine) }
+                manifestFile?.write(record)
+            }
             return !stdout.isClosed
         }
 
@@ -69,6 +76,10 @@ extension GetRequest {
         loader.closeDiskCache()
         display.finish()
         stdout.flush()
+        do { try manifestFile?.finish() } catch {
+            display.message("imgfetch: \(error)")
+            failures.append(.fileError)
+        }
         let status = stdout.isClosed ? .outputClosed : ExitStatus.combining(failures, total: urls.count)
         if status != .success { throw status.exitCode }
     }
@@ -100,6 +111,15 @@ extension GetRequest {
     private func openOutputFolder() throws -> OutputFolder? {
         guard let outputDirectory else { return nil }
         do { return try OutputFolder(directory: outputDirectory, template: nameTemplate) } catch {
+            Terminal.writeError("imgfetch: \(error)\n")
+            throw ExitStatus.fileError.exitCode
+        }
+    }
+
+    /// The `--manifest` file, made before any load; nil without one.
+    private func openManifest() throws -> ManifestFile? {
+        guard let manifest else { return nil }
+        do { return try ManifestFile(path: manifest) } catch {
             Terminal.writeError("imgfetch: \(error)\n")
             throw ExitStatus.fileError.exitCode
         }

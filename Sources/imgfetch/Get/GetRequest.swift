@@ -13,6 +13,8 @@ struct GetRequest: Sendable {
     /// `--output-dir` and `--name`: where named copies go, if anywhere.
     var outputDirectory: String?
     var nameTemplate = OutputNameTemplate.standard
+    /// `--manifest`: a file that gets every record `--json` would print.
+    var manifest: String?
     var settings = LoadingSettings()
 
     /// The rules `get`'s own arguments must follow together; the option groups check theirs.

@@ -41,7 +41,8 @@ struct PrefetchCommand: AsyncParsableCommand {
     @Flag(help: "Print JSON Lines on stdout, one object per URL as it finishes (the keys of 'get --json').")
     var json = false
 
-    @OptionGroup(title: "Output directory options") var directoryOptions: OutputDirectoryOptions
+    @OptionGroup(title: "Output files") var directoryOptions: OutputDirectoryOptions
+    @OptionGroup(title: "Output files") var manifestOptions: ManifestOptions
     @OptionGroup(title: "Transform options") var transformOptions: TransformOptions
     @OptionGroup(title: "Cache and network options") var loaderOptions: LoaderOptions
     @OptionGroup(title: "Output options") var outputOptions: OutputOptions
@@ -50,7 +51,7 @@ struct PrefetchCommand: AsyncParsableCommand {
     var request: PrefetchRequest {
         PrefetchRequest(
             list: list, jobs: jobs, json: json, shard: shard.flatMap(PrefetchShard.init(parsing:)),
-            outputDirectory: directoryOptions.outputDir, nameTemplate: (try? directoryOptions.template()) ?? .standard,
+            outputDirectory: directoryOptions.outputDir, nameTemplate: (try? directoryOptions.template()) ?? .standard, manifest: manifestOptions.manifest,
             settings: LoadingSettings(loaderOptions, outputOptions, transformOptions))
     }
 

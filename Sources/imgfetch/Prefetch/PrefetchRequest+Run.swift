@@ -46,12 +46,19 @@ extension PrefetchRequest {
             throw ExitStatus.fileError.exitCode
         }
         let keyFilter = settings.load.keyFilter
+        let manifestFile: ManifestFile?
+        do { manifestFile = try manifest.map { path throws(ManifestFile.Failure) in try ManifestFile(path: path) } } catch {
+            Terminal.writeError("imgfetch: \(error)\n")
+            throw ExitStatus.fileError.exitCode
+        }
         // Images loaded but not written out: they fail the run as loads that failed do.
         let unwritten = Atomic<Int>(0)
         // A small memory cache keeps a long run flat: it only has to catch repeats close together
         // (about 1000 recent entries; loads in flight share their result anyway); anything older is
         // a disk hit.
         let loader = try settings.makeLoader(concurrency: jobs, memoryCostLimit: 1024 * 1024)
+        // Digests for records come from the index (one computed is kept there).
+        let cache = json || manifestFile != nil ? try? loader.diskCache() : nil
 
         // Twice as many loads as transfers: while some loads validate and store, the next
         // transfers are already queued, so the network never waits on the disk.
@@ -96,7 +103,11 @@ extension PrefetchRequest {
                             unwritten.add(1, ordering: .relaxed)
                         }
                     }
-                    if json { stdout.writeLine(result.jsonLine(output: written)) }
+                    if json || manifestFile != nil {
+                        let record = ManifestRecord(result, output: written, cache: cache)
+                        if json { stdout.writeLine(record.jsonLine) }
+                        manifestFile?.write(record)
+                    }
                 }
             }
         }
@@ -110,6 +121,11 @@ extension PrefetchRequest {
         loader.closeDiskCache()
         display.finish()
         stdout.flush()
+        var manifestFailed = false
+        do { try manifestFile?.finish() } catch {
+            Terminal.writeError("imgfetch: \(error)\n")
+            manifestFailed = true
+        }
         if let error = reader.error {
             Terminal.writeError("imgfetch: \(error)\n")
             throw ExitStatus.fileError.exitCode
@@ -125,6 +141,7 @@ extension PrefetchRequest {
         if let signal { throw StopSignals.exitStatus(for: signal).exitCode }
         // A closed stdout ended the run early: whatever failed or not, it did not finish.
         if stdout.isClosed { throw ExitStatus.outputClosed.exitCode }
+        if manifestFailed { throw ExitStatus.fileError.exitCode }
         let status = failures.status(failed: summary.failed + unwritten.load(ordering: .relaxed), total: summary.total)
         if status != .success { throw status.exitCode }
     }

@@ -14,6 +14,8 @@ struct PrefetchRequest: Sendable {
     /// `--output-dir` and `--name`: where named copies go, if anywhere.
     var outputDirectory: String?
     var nameTemplate = OutputNameTemplate.standard
+    /// `--manifest`: a file that gets every record `--json` would print.
+    var manifest: String?
     var settings = LoadingSettings()
 
     /// The rules `prefetch`'s own arguments must follow; the option groups check theirs.
