@@ -144,4 +144,21 @@ final class CommandLineDefectTests: EndToEndTestCase {
         let help = try imgfetch(["--help"]).stdout
         XCTAssertTrue(help.contains("SHELL COMPLETION:\n  bash  imgfetch --generate-completion-script bash >"), help)
     }
+
+    func testPrefetchSummaryCountsBytesFromTheNetworkAndVariantsApart() throws {
+        let names = ["bmp24.bmp", "alpha.bmp"]
+        let list = try directory.write(Data(names.map { url("/\($0)") }.joined(separator: "\n").utf8), to: "list.txt")
+
+        let result = try imgfetch(["prefetch", "--resize", "8", list.path])
+
+        XCTAssertEqual(result.status, 0, result.stderr)
+        let received = try names.reduce(0) { $0 + (try fixture($1).count) }
+        let variants = try cachedEntries().filter { $0.key.variantSpec != nil }
+        XCTAssertEqual(variants.count, 2)
+        let made = variants.reduce(Int64(0)) { $0 + $1.bytes }
+        XCTAssertLessThan(made, Int64(received) / 4, "the variants are far smaller than what was fetched")
+        let fetched = String(format: "%.1f KiB fetched in ", Double(received) / 1024)
+        XCTAssertTrue(result.stderr.contains("; \(fetched)"), result.stderr)
+        XCTAssertTrue(result.stderr.contains(" s; 2 variants made ("), result.stderr)
+    }
 }

@@ -123,6 +123,7 @@ extension ImageLoader {
             variant: load.spec.description, transformed: true)
         image.response = original.response
         image.originalSize = (original.width, original.height)
+        image.originalByteCount = original.byteCount
         guard let cache = load.cache else { return image }
         // The variant is as fresh as its original: it expires when the original does. An original
         // fetched just now expires as a store made now does, the default, so only one from a

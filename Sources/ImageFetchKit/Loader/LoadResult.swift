@@ -28,6 +28,9 @@ public struct LoadedImage: Sendable {
     public var response: ResponseFacts?
     /// The original's size, for a variant made now; nil otherwise.
     public var originalSize: (width: Int, height: Int)?
+    /// The original's encoded bytes, for a variant made now; nil otherwise. With `cacheType`
+    /// `network`, these are the bytes that crossed the network.
+    public var originalByteCount: Int?
 
     public init(
         filePath: String?, data: Data?, format: ImageFormat, width: Int, height: Int, frames: Int?,
