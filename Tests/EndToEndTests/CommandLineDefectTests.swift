@@ -89,10 +89,11 @@ final class CommandLineDefectTests: EndToEndTestCase {
         let listed = try imgfetch(["cache", "ls", "--failed"])
         XCTAssertEqual(listed.status, 0, listed.stderr)
         let fields = try XCTUnwrap(lines(listed.stdout).first).split(separator: "\t").map(String.init)
-        XCTAssertEqual(fields.count, 4, listed.stdout)
-        XCTAssertEqual(Array(fields.suffix(2)), [missing, "The server answered HTTP 404."])
+        XCTAssertEqual(fields.count, 5, listed.stdout)
+        XCTAssertEqual(Array(fields.suffix(3)), ["404", missing, "The server answered HTTP 404."])
         let json = try XCTUnwrap(jsonObjects(try imgfetch(["cache", "ls", "--failed", "--json"]).stdout).first)
         XCTAssertEqual(json["url"] as? String, missing)
+        XCTAssertEqual(json["status"] as? Int, 404)
         XCTAssertNotNil(json["until"] as? String)
 
         let purge = try imgfetch(["cache", "purge", missing])

@@ -96,7 +96,7 @@ extension ImageLoader {
     /// Puts a permanent failure on the failed-URL list (best effort) and returns the error to throw.
     private func remembering(_ error: LoaderError, of url: URL, in cache: DiskCache?) -> LoaderError {
         if error.isPermanent, let cache {
-            _ = try? cache.recordFailure(url: url.redactedString, reason: error.reason)
+            _ = try? cache.recordFailure(url: url.redactedString, reason: error.reason, status: error.httpStatus)
         }
         return error
     }

@@ -16,8 +16,9 @@ extension CacheCommand {
                 Each line holds, separated by tabs: format, width x height, bytes, fetched (ISO 8601), \
                 last used (ISO 8601), variant (the transform that made it, as in '256x256 inside', or \
                 '-' for an original), URL. Expired entries are included and marked 'expired' in --json. \
-                With --failed, the failed-URL list instead: failed (ISO 8601), until (ISO 8601), URL, \
-                reason; 'cache purge URL' or 'cache purge --failed' clears it.
+                With --failed, the failed-URL list instead: failed (ISO 8601), until (ISO 8601), HTTP \
+                status ('-' for another cause), URL, reason; 'cache purge URL' or 'cache purge --failed' \
+                clears it.
                 """)
 
         @OptionGroup var location: CacheLocationOptions
@@ -25,7 +26,7 @@ extension CacheCommand {
         var sort: CacheEntry.SortOrder = .lastUsed
         @Flag(help: "Print JSON Lines, one object per entry: url, key, variant, path, format, width, height, bytes, fetched_at, last_used_at, expires_at, expired.")
         var json = false
-        @Flag(help: "List the failed-URL list instead (--json keys: url, reason, failed_at, until).")
+        @Flag(help: "List the failed-URL list instead (--json keys: url, reason, status, failed_at, until).")
         var failed = false
 
         func run() throws {
@@ -85,13 +86,14 @@ extension CacheEntry {
 
 extension FailedURL {
     var tabbedLine: String {
-        [failedAt.formatted(.iso8601), expiresAt.formatted(.iso8601), url, reason].joined(separator: "\t")
+        [failedAt.formatted(.iso8601), expiresAt.formatted(.iso8601), status.map(String.init) ?? "-", url, reason].joined(separator: "\t")
     }
 
     var jsonLine: String {
         var line = JSONLine()
         line.add("url", url)
         line.add("reason", reason)
+        line.add("status", status)
         line.add("failed_at", failedAt.formatted(.iso8601))
         line.add("until", expiresAt.formatted(.iso8601))
         return line.text
