@@ -57,7 +57,7 @@ final class GetCommandTests: EndToEndTestCase {
         XCTAssertEqual(objects.count, 2)
         let keys: Set = [
             "url", "path", "output", "format", "width", "height", "bytes", "sha256", "status", "final_url", "content_type", "cache",
-            "variant", "transformed", "original_width", "original_height", "elapsed_ms", "error",
+            "variant", "transformed", "original_width", "original_height", "line", "shard", "elapsed_ms", "error",
         ]
         XCTAssertEqual(Set(objects[0].keys), keys)
         XCTAssertEqual(Set(objects[1].keys), keys)

@@ -70,7 +70,7 @@ final class ManifestTests: EndToEndTestCase {
         XCTAssertEqual(result.status, 1)
         XCTAssertEqual(result.stdout, "")
         let rows = lines(String(decoding: try Data(contentsOf: manifest), as: UTF8.self))
-        XCTAssertEqual(rows.first, "url,path,output,format,width,height,bytes,sha256,status,final_url,content_type,cache,variant,transformed,original_width,original_height,elapsed_ms,error")
+        XCTAssertEqual(rows.first, "url,path,output,format,width,height,bytes,sha256,status,final_url,content_type,cache,variant,transformed,original_width,original_height,line,shard,elapsed_ms,error")
         let gray = try XCTUnwrap(rows.first { $0.hasPrefix(url("/gray.png") + ",") })
         XCTAssertTrue(gray.contains(",png,64,48,\(try fixture("gray.png").count),\(try sha256("gray.png")),200,"), gray)
         let missing = try XCTUnwrap(rows.first { $0.hasPrefix(url("/missing.png") + ",") })
@@ -83,5 +83,34 @@ final class ManifestTests: EndToEndTestCase {
         XCTAssertEqual(result.status, 8)
         XCTAssertTrue(result.stderr.hasPrefix("imgfetch: Cannot write the manifest "), result.stderr)
         XCTAssertEqual(try requests("/gray.png"), 0)
+    }
+
+    func testPrefetchRecordsCarryTheListsLineNumbersPastCommentsAndBlankLines() throws {
+        let text = "# images\n\n\(url("/gray.png"))\n   \n# again\n\(url("/static.gif"))\n\(url("/gray.png"))\n"
+        let list = try directory.write(Data(text.utf8), to: "list.txt")
+
+        let result = try imgfetch(["prefetch", "--json", list.path])
+
+        XCTAssertEqual(result.status, 0, result.stderr)
+        let records = try jsonObjects(result.stdout)
+        let lines = records.map { "\($0["line"] as? Int ?? -1) \($0["url"] as? String ?? "")" }
+        XCTAssertEqual(Set(lines), ["3 \(url("/gray.png"))", "6 \(url("/static.gif"))", "7 \(url("/gray.png"))"])
+        XCTAssertTrue(records.allSatisfy { $0["shard"] is NSNull })
+    }
+
+    func testPrefetchRecordsNameTheShard() throws {
+        let urls = ["gray.png", "static.gif", "alpha.png", "baseline.jpg"].map { url("/\($0)") }
+        let list = try directory.write(Data(urls.joined(separator: "\n").utf8), to: "list.txt")
+
+        let records = try (0..<2).flatMap { index in
+            try jsonObjects(try imgfetch(["prefetch", "--json", "--shard", "\(index)/2", list.path]).stdout).map { ($0, index) }
+        }
+
+        XCTAssertEqual(records.count, urls.count, "the shards together are the list")
+        for (record, index) in records {
+            XCTAssertEqual(record["shard"] as? String, "\(index)/2")
+            let url = try XCTUnwrap(record["url"] as? String)
+            XCTAssertEqual(record["line"] as? Int, try XCTUnwrap(urls.firstIndex(of: url)) + 1)
+        }
     }
 }

@@ -4,19 +4,23 @@ import ImageFetchKit
 /// One manifest line: what `--json` prints and `--manifest` writes for one URL.
 ///
 /// Keys, in order: url, path, output, format, width, height, bytes, sha256, status, final_url,
-/// content_type, cache, variant, transformed, original_width, original_height, elapsed_ms, error.
+/// content_type, cache, variant, transformed, original_width, original_height, line, shard,
+/// elapsed_ms, error.
 /// For a variant the facts are the variant's; `status`, `final_url` and `content_type` are those
 /// of the response that brought the image (or its original) in this run, null for a hit.
 struct ManifestRecord {
     static let keys = [
         "url", "path", "output", "format", "width", "height", "bytes", "sha256", "status", "final_url",
-        "content_type", "cache", "variant", "transformed", "original_width", "original_height", "elapsed_ms", "error",
+        "content_type", "cache", "variant", "transformed", "original_width", "original_height", "line", "shard",
+        "elapsed_ms", "error",
     ]
 
     var result: LoadResult
     /// The copy written for the user (`-o FILE`, `--output-dir`), if any.
     var output: String?
     var sha256: String?
+    /// For prefetch: the list's line number of the URL, and the shard (`I/N`) the run took.
+    var batch: (line: Int?, shard: String?) = (nil, nil)
 
     /// The record of `result`, its digest taken from the index (or computed once and kept there).
     init(_ result: LoadResult, output: String?, cache: DiskCache?) {
@@ -38,7 +42,7 @@ struct ManifestRecord {
             .number(image?.width), .number(image?.height), .number(image?.byteCount), .text(sha256),
             .number(image?.response?.status), .text(image?.response?.finalURL), .text(image?.response?.contentType),
             .text(image?.cacheType.rawValue), .text(image?.variant), .bool(image?.transformed ?? false),
-            .number(image?.originalSize?.width), .number(image?.originalSize?.height),
+            .number(image?.originalSize?.width), .number(image?.originalSize?.height), .number(batch.line), .text(batch.shard),
             .number(Int((result.elapsed * 1000).rounded())), .text(result.error?.reason),
         ]
     }

@@ -38,7 +38,7 @@ struct PrefetchCommand: AsyncParsableCommand {
         valueName: "I/N"))
     var shard: String?
 
-    @Flag(help: "Print JSON Lines on stdout, one object per URL as it finishes (the keys of 'get --json').")
+    @Flag(help: "Print JSON Lines on stdout, one object per URL as it finishes (the keys of 'get --json', with the list's line and the shard).")
     var json = false
 
     @OptionGroup(title: "Output files") var directoryOptions: OutputDirectoryOptions

@@ -83,8 +83,10 @@ extension PrefetchRequest {
             let first = stopSignal.withLock { $0 } ?? signal
             Glibc._exit(StopSignals.exitStatus(for: first).rawValue)
         }
+        let listed = ListedURLs(reader) { tally?.takes($0) ?? true }
+        let shardText = shard?.description
         let work = Task.detached {
-            let urls = reader.lazy.filter { tally?.takes($0) ?? true }
+            let urls = listed
             return await prefetcher.prefetch(urls, options: options, shouldContinue: { !stdout.isClosed }) { event in
                 switch event {
                 case .progress(let url, let progress):
@@ -104,7 +106,8 @@ extension PrefetchRequest {
                         }
                     }
                     if json || manifestFile != nil {
-                        let record = ManifestRecord(result, output: written, cache: cache)
+                        var record = ManifestRecord(result, output: written, cache: cache)
+                        record.batch = (listed.line(ofFinished: result.url), shardText)
                         if json { stdout.writeLine(record.jsonLine) }
                         manifestFile?.write(record)
                     }
