@@ -18,7 +18,7 @@ struct InfoCommand: AsyncParsableCommand {
     @Argument(help: ArgumentHelp("The image files or http(s) URLs to inspect.", valueName: "file|url"), completion: .file())
     var files: [String]
 
-    @Flag(help: "Print one JSON object per file (keys: file, format, width, height, frames, bytes).")
+    @Flag(help: "Print one JSON object per file (keys: file, format, width, height, frames, bytes; for a URL also those of 'get --json').")
     var json = false
 
     @Flag(help: "Also decode every pixel (every frame of an animation), not just the header and structure.")

@@ -113,4 +113,18 @@ final class ManifestTests: EndToEndTestCase {
             XCTAssertEqual(record["line"] as? Int, try XCTUnwrap(urls.firstIndex(of: url)) + 1)
         }
     }
+
+    func testInfoOfAURLAddsTheManifestToItsOwnKeys() throws {
+        let result = try imgfetch(["info", "--json", url("/gray.png")])
+
+        XCTAssertEqual(result.status, 0, result.stderr)
+        let object = try XCTUnwrap(jsonObjects(result.stdout).first)
+        XCTAssertEqual(object["file"] as? String, url("/gray.png"))
+        XCTAssertEqual(object["frames"] as? Int, 1)
+        XCTAssertEqual(object["url"] as? String, url("/gray.png"))
+        XCTAssertEqual(object["status"] as? Int, 200)
+        XCTAssertEqual(object["content_type"] as? String, "image/png")
+        XCTAssertEqual(object["sha256"] as? String, try sha256("gray.png"))
+        XCTAssertNil(object["error"], "info reports failures on stderr")
+    }
 }

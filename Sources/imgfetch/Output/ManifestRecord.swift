@@ -53,9 +53,12 @@ struct ManifestRecord {
         case bool(Bool)
     }
 
-    var jsonLine: String {
+    var jsonLine: String { jsonLine(excluding: []) }
+
+    /// The JSON object without `excluded` keys (for `info`, which has its own for those facts).
+    func jsonLine(excluding excluded: Set<String>) -> String {
         var json = JSONLine()
-        for (key, value) in zip(Self.keys, values) {
+        for (key, value) in zip(Self.keys, values) where !excluded.contains(key) {
             switch value {
             case .text(let text): json.add(key, text)
             case .number(let number): json.add(key, number)
