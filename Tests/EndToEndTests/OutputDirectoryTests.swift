@@ -130,6 +130,17 @@ final class OutputDirectoryTests: EndToEndTestCase {
         XCTAssertEqual(try Data(contentsOf: out.appendingPathComponent("static.gif")), try fixture("static.gif"))
     }
 
+    func testPrefetchNamesByLineAndIndexPastCommentsAndBlankLines() throws {
+        let text = "# first\n\n\(url("/gray.png"))\n# second\n\(url("/static.gif"))\n"
+        let list = try directory.write(Data(text.utf8), to: "list.txt")
+
+        let result = try imgfetch(["prefetch", "--output-dir", out.path, "--name", "{line}-{index}.{ext}", list.path])
+
+        XCTAssertEqual(result.status, 0, result.stderr)
+        XCTAssertEqual(try Set(FileManager.default.contentsOfDirectory(atPath: out.path)), ["3-1.png", "5-2.gif"])
+        XCTAssertEqual(try Data(contentsOf: out.appendingPathComponent("5-2.gif")), try fixture("static.gif"))
+    }
+
     func testCacheExportWritesCachedImagesAndTheirVariantsWithoutARequest() throws {
         XCTAssertEqual(try imgfetch(["get", "--resize", "16x16", url("/baseline.jpg")]).status, 0)
         XCTAssertEqual(try imgfetch(["get", url("/gray.png")]).status, 0)

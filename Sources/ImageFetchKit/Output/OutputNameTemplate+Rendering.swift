@@ -8,15 +8,21 @@ public struct OutputFacts: Sendable {
     public var height: Int
     /// The cache key's hash; nil when the image has no cached file (`--no-disk-cache`).
     public var key: String?
+    /// The URL's position among those the run took (1 for the first), and its line in a list
+    /// (the position when there is no list).
+    public var index: Int
+    public var line: Int
     /// Filled in by `OutputFolder` when the template needs it.
     var sha256: String?
 
-    public init(url: String, format: ImageFormat, width: Int, height: Int, key: String?) {
+    public init(url: String, format: ImageFormat, width: Int, height: Int, key: String?, index: Int, line: Int? = nil) {
         self.url = url
         self.format = format
         self.width = width
         self.height = height
         self.key = key
+        self.index = index
+        self.line = line ?? index
     }
 }
 
@@ -57,6 +63,8 @@ extension OutputNameTemplate {
         case .format: return facts.format.rawValue
         case .width: return String(facts.width)
         case .height: return String(facts.height)
+        case .line: return String(facts.line)
+        case .index: return String(facts.index)
         }
     }
 }

@@ -25,6 +25,10 @@ public struct OutputNameTemplate: Sendable, Equatable {
         case format
         case width
         case height
+        /// The URL's line in a prefetch list; elsewhere the same as `index`.
+        case line
+        /// The URL's position among those the run took: 1 for the first.
+        case index
     }
 
     enum Part: Sendable, Equatable {

@@ -25,7 +25,7 @@ extension CacheCommand {
         var all = false
         @Flag(help: "Also write the variants (--resize, --format) of the URLs, or every variant with --all.")
         var variants = false
-        @Option(help: ArgumentHelp("The name of each file: text and {name} {stem} {ext} {host} {path} {sha256} {key} {format} {width} {height}. (default: {name})", valueName: "template"))
+        @Option(help: ArgumentHelp("The name of each file: text and {name} {stem} {ext} {host} {path} {sha256} {key} {format} {width} {height} {index}. (default: {name})", valueName: "template"))
         var name: String?
         @OptionGroup var location: CacheLocationOptions
         @OptionGroup var keyFilter: KeyFilterOptions
@@ -56,7 +56,8 @@ extension CacheCommand {
             var attempted = 0
             func export(_ entry: CacheEntry) -> Bool {
                 attempted += 1
-                let facts = OutputFacts(url: entry.url, format: entry.format, width: entry.width, height: entry.height, key: entry.key.hash)
+                let facts = OutputFacts(
+                    url: entry.url, format: entry.format, width: entry.width, height: entry.height, key: entry.key.hash, index: attempted)
                 do {
                     out.writeLine(try folder.write(file: entry.path, data: nil, facts: facts))
                 } catch {

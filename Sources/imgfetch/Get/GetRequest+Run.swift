@@ -22,7 +22,9 @@ extension GetRequest {
         let cache = json || manifestFile != nil ? try? loader.diskCache() : nil
 
         /// Shows one result; false once stdout is closed and nothing more can reach the reader.
+        var position = 0
         func report(_ result: LoadResult) -> Bool {
+            position += 1
             display.finished(result)
             if let line = result.errorLine {
                 display.message(line)
@@ -33,7 +35,7 @@ extension GetRequest {
             // The copy is written before the record, so `output` names a file that exists.
             var delivered: String?
             if let image = result.image, let folder {
-                switch folder.write(image, url: result.url, keyFilter: settings.load.keyFilter) {
+                switch folder.write(image, url: result.url, keyFilter: settings.load.keyFilter, index: position) {
                 case .success(let path):
                     delivered = path
                     if !json { stdout.writeLine(path) }

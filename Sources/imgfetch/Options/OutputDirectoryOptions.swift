@@ -10,7 +10,7 @@ struct OutputDirectoryOptions: ParsableArguments {
     var outputDir: String?
 
     @Option(help: ArgumentHelp(
-        "The name of each image written by --output-dir: text and the fields {name} {stem} {ext} {host} {path} {sha256} {key} {format} {width} {height}; slashes make folders. (default: {name}, the URL's last segment with the format's extension)",
+        "The name of each image written by --output-dir: text and the fields {name} {stem} {ext} {host} {path} {sha256} {key} {format} {width} {height} {line} {index}; slashes make folders. (default: {name}, the URL's last segment with the format's extension)",
         valueName: "template"))
     var name: String?
 

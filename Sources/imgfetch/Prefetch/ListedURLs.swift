@@ -1,23 +1,30 @@
 import ImageFetchKit
 import Synchronization
 
-/// The URLs of a list that a run takes (its shard's), each remembered with its line number
-/// until its result comes back, for the record's `line`.
+/// The URLs of a list that a run takes (its shard's), each remembered with its line number and
+/// its position among the URLs taken until its result comes back, for the record's `line` and
+/// the `{line}` and `{index}` of names.
 ///
 /// Only URLs in flight are kept (the prefetcher reads a few loads ahead), so memory stays flat
 /// on a list of any length. A URL listed twice gets its line numbers back in list order.
 final class ListedURLs: Sequence, Sendable {
     private let reader: URLListReader
     private let takes: @Sendable (String) -> Bool
-    private let inFlight = Mutex<[String: [Int]]>([:])
+    private let inFlight = Mutex<[String: [Position]]>([:])
+
+    /// Where a URL was: its line in the list, and 1 for the first URL taken.
+    struct Position {
+        var line: Int
+        var index: Int
+    }
 
     init(_ reader: URLListReader, taking takes: @escaping @Sendable (String) -> Bool) {
         self.reader = reader
         self.takes = takes
     }
 
-    /// The line of `url`, whose result has come back: its first line not yet answered.
-    func line(ofFinished url: String) -> Int? {
+    /// The position of `url`, whose result has come back: its first not yet answered.
+    func position(ofFinished url: String) -> Position? {
         inFlight.withLock { lines in
             guard var waiting = lines[url], !waiting.isEmpty else { return nil }
             let line = waiting.removeFirst()
@@ -31,12 +38,14 @@ final class ListedURLs: Sequence, Sendable {
     struct Iterator: IteratorProtocol {
         let urls: ListedURLs
         var lines: URLListReader.Iterator
+        var taken = 0
 
         mutating func next() -> String? {
             while let url = lines.next() {
                 guard urls.takes(url) else { continue }
-                let number = lines.lineNumber
-                urls.inFlight.withLock { $0[url, default: []].append(number) }
+                taken += 1
+                let position = Position(line: lines.lineNumber, index: taken)
+                urls.inFlight.withLock { $0[url, default: []].append(position) }
                 return url
             }
             return nil

@@ -95,9 +95,10 @@ extension PrefetchRequest {
                     display.finished(result)
                     if let error = result.error { failures.record(error) }
                     if let line = result.errorLine { display.message(line) } else if verbose { display.message(result.verboseLine) }
+                    let position = listed.position(ofFinished: result.url)
                     var written: String?
                     if let folder, let image = result.image {
-                        switch folder.write(image, url: result.url, keyFilter: keyFilter) {
+                        switch folder.write(image, url: result.url, keyFilter: keyFilter, index: position?.index ?? 0, line: position?.line) {
                         case .success(let path): written = path
                         case .failure(let error):
                             display.message("imgfetch: \(URL.redacting(result.url)): \(error)")
@@ -107,7 +108,7 @@ extension PrefetchRequest {
                     }
                     if json || manifestFile != nil {
                         var record = ManifestRecord(result, output: written, cache: cache)
-                        record.batch = (listed.line(ofFinished: result.url), shardText)
+                        record.batch = (position?.line, shardText)
                         if json { stdout.writeLine(record.jsonLine) }
                         manifestFile?.write(record)
                     }

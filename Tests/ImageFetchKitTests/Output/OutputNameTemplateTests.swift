@@ -5,7 +5,7 @@ import XCTest
 /// Parsing and rendering `--name` templates: what is refused up front, what per URL.
 final class OutputNameTemplateTests: XCTestCase {
     private func facts(_ url: String, _ format: ImageFormat = .png) -> OutputFacts {
-        OutputFacts(url: url, format: format, width: 64, height: 48, key: "abc")
+        OutputFacts(url: url, format: format, width: 64, height: 48, key: "abc", index: 3, line: 7)
     }
 
     private func reason(_ text: String) -> String? {
@@ -25,7 +25,7 @@ final class OutputNameTemplateTests: XCTestCase {
         XCTAssertEqual(reason("{name"), "a '{' is never closed")
         XCTAssertEqual(reason("name}"), "a '}' has no '{'")
         XCTAssertEqual(reason(""), "it is empty")
-        XCTAssertTrue(reason("{line}")?.hasPrefix("{line} is not a field; the fields are {name} {stem}") ?? false)
+        XCTAssertTrue(reason("{url}")?.hasPrefix("{url} is not a field; the fields are {name} {stem}") ?? false)
         // A field next to dots is not a '..' folder: its value decides.
         XCTAssertNil(reason("..{stem}/{name}"))
         XCTAssertNil(reason("{host}/{path}"))
@@ -44,6 +44,10 @@ final class OutputNameTemplateTests: XCTestCase {
         XCTAssertEqual(try template.name(for: facts("http://example.com:8080/x/y.gif", .jpeg)), "example.com/jpeg/64x48-abc.jpg")
         let path = try OutputNameTemplate(parsing: "{path}")
         XCTAssertEqual(try path.name(for: facts("http://h/a/b/c.png?q=1")), "a/b/c.png")
+        let numbered = try OutputNameTemplate(parsing: "{line}-{index}.{ext}")
+        XCTAssertEqual(try numbered.name(for: facts("http://h/x.png")), "7-3.png")
+        let unlisted = OutputFacts(url: "http://h/x.png", format: .png, width: 1, height: 1, key: nil, index: 2)
+        XCTAssertEqual(try numbered.name(for: unlisted), "2-2.png", "without a list, the line is the position")
     }
 
     func testAURLPathWithDotDotIsRefusedForThatURL() throws {
