@@ -21,8 +21,9 @@ extension GetRequest {
         // Digests for records come from the index (one computed is kept there).
         let cache = json || manifestFile != nil ? try? loader.diskCache() : nil
 
-        /// Shows one result; false once stdout is closed and nothing more can reach the reader.
+        // The URL's position, for `{index}` in names.
         var position = 0
+        /// Shows one result; false once stdout is closed and nothing more can reach the reader.
         func report(_ result: LoadResult) -> Bool {
             position += 1
             display.finished(result)
