@@ -32,12 +32,22 @@ struct IMGFetch: AsyncParsableCommand {
             FILES:
             \(HelpText.table(files))
 
+            SHELL COMPLETION:
+            \(HelpText.table(completions))
+
             EXIT STATUS:
             \(HelpText.table(ExitStatus.allCases.map { (String($0.rawValue), $0.meaning) }))
             """,
         version: ImgfetchVersion.current,
         subcommands: [GetCommand.self, PrefetchCommand.self, CacheCommand.self, InfoCommand.self, ShowCommand.self]
     )
+
+    /// How to install the completions argument-parser generates, per shell.
+    private static let completions: [(name: String, text: String)] = [
+        ("bash", "imgfetch --generate-completion-script bash > ~/.local/share/bash-completion/completions/imgfetch"),
+        ("zsh", "imgfetch --generate-completion-script zsh > _imgfetch, in a folder on $fpath"),
+        ("fish", "imgfetch --generate-completion-script fish > ~/.config/fish/completions/imgfetch.fish"),
+    ]
 
     /// The FILES section of `--help` and the man page: each file in the cache directory.
     private static let files: [(name: String, text: String)] = [
@@ -56,6 +66,7 @@ struct IMGFetch: AsyncParsableCommand {
         MallocTuning.keepImageBuffersForReuse()
         do {
             if try await runQuickForm() { ProcessExit.now(0) }
+            try checkArgumentsBeforeParsing()
             // Not `??`: its autoclosure would tie the parsed command to the main actor.
             var command: any ParsableCommand
             if let direct = parseSubcommandDirectly() { command = direct } else { command = try parseAsRoot() }
@@ -71,8 +82,28 @@ struct IMGFetch: AsyncParsableCommand {
         } catch {
             let code = exitCode(for: error)
             guard code.rawValue == 64 else { exit(withError: error) }
-            Terminal.writeError(fullMessage(for: error) + "\n")
+            Terminal.writeError(usageMessage(for: error) + "\n")
             Glibc.exit(ExitStatus.usage.rawValue)
+        }
+    }
+
+    /// argument-parser's message for a usage error, with imgfetch's one prefix for every message
+    /// instead of its "Error: ".
+    private static func usageMessage(for error: any Error) -> String {
+        let message = fullMessage(for: error)
+        return message.hasPrefix("Error: ") ? "imgfetch: " + message.dropFirst("Error: ".count) : message
+    }
+
+    /// Refuses, as usage errors, what argument-parser would not report as one: no command at all
+    /// (it would print the help and exit 0) and an argument that only looks like short options.
+    private static func checkArgumentsBeforeParsing() throws {
+        let arguments = CommandLine.arguments.dropFirst()
+        if arguments.isEmpty {
+            throw ValidationError("Give a command: get, prefetch, cache, info or show ('imgfetch --help' describes them).")
+        }
+        if let argument = ShortOptionGroups.firstImpossible(in: arguments) {
+            throw ValidationError(
+                "Unknown option '\(argument)'. A file whose name starts with '-' goes after '--' or is written ./\(argument).")
         }
     }
 }

@@ -8,6 +8,10 @@ extension InfoCommand {
         var status: ExitStatus
     }
 
+    /// The manifest keys an `info --json` object of a URL leaves out: its own keys say these
+    /// facts, and nothing is written out or listed.
+    static let keysInfoHasItself: Set = ["format", "width", "height", "bytes", "output", "line", "shard", "error"]
+
     static func isURL(_ argument: String) -> Bool {
         let lower = argument.lowercased()
         return lower.hasPrefix("http://") || lower.hasPrefix("https://")
@@ -29,9 +33,11 @@ extension InfoCommand {
             let limits = DecodeLimits(maxPixels: options.maxPixels)
             let registry = DecoderRegistry.standard
             let info = decode ? try registry.verifyDecoding(data, limits: limits) : try registry.validate(data, limits: limits)
-            return .success(json
-                ? jsonLine(name: url, info: info, byteCount: data.count)
-                : textLine(name: url, info: info, byteCount: data.count))
+            guard json else { return .success(textLine(name: url, info: info, byteCount: data.count)) }
+            // info's own keys, then the manifest's facts of the load (the same as get's record).
+            let record = ManifestRecord(result, output: nil, cache: try? loader.diskCache())
+            let manifest = record.jsonLine(excluding: Self.keysInfoHasItself)
+            return .success(String(jsonLine(name: url, info: info, byteCount: data.count).dropLast()) + "," + manifest.dropFirst())
         } catch let error as DecodeError {
             return .failure(URLFailure(reason: error.description, status: ExitStatus(decodeError: error)))
         } catch {

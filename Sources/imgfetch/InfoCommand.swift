@@ -15,10 +15,10 @@ struct InfoCommand: AsyncParsableCommand {
             """
     )
 
-    @Argument(help: ArgumentHelp("The image files or http(s) URLs to inspect.", valueName: "file|url"))
+    @Argument(help: ArgumentHelp("The image files or http(s) URLs to inspect.", valueName: "file|url"), completion: .file())
     var files: [String]
 
-    @Flag(help: "Print one JSON object per file (keys: file, format, width, height, frames, bytes).")
+    @Flag(help: "Print one JSON object per file (keys: file, format, width, height, frames, bytes; for a URL also those of 'get --json').")
     var json = false
 
     @Flag(help: "Also decode every pixel (every frame of an animation), not just the header and structure.")
@@ -71,7 +71,7 @@ struct InfoCommand: AsyncParsableCommand {
 
     func textLine(name: String, info: ImageInfo, byteCount: Int) -> String {
         let frames = info.frameCount == 1 ? "1 frame" : "\(info.frameCount) frames"
-        return "\(name): \(info.format.rawValue) \(info.width)×\(info.height) \(frames) \(byteCount) bytes"
+        return "\(name): \(info.format.rawValue) \(info.width)x\(info.height) \(frames) \(byteCount) bytes"
     }
 
     func jsonLine(_ file: ImageFile) -> String {

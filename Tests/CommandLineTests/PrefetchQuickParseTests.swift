@@ -64,9 +64,14 @@ final class PrefetchQuickParseTests: XCTestCase {
     func testItLeavesHelpMistakesAndOtherFlagsToArgumentParser() {
         for arguments in [
             [], ["--help"], [Self.list, "-h"], [Self.list, "-v"], [Self.list, Self.list], [Self.list, "-j", "0"],
-            [Self.list, "-j", "x"], [Self.list, "-j"], ["/nonexistent/list.txt"], [Self.list, "-j", "4", "-j", "5"],
+            [Self.list, "-j", "x"], [Self.list, "-j"], [Self.list, "-j", "4", "-j", "5"],
         ] {
             XCTAssertNil(PrefetchRequest(quickParsing: arguments), "\(arguments)")
         }
+    }
+
+    func testAListThatCannotBeReadIsTakenAndLeftToTheRunWhichReportsItAsAFileError() {
+        // Not a usage error: the run fails to open it and exits 8 (CommandLineDefectTests).
+        XCTAssertEqual(PrefetchRequest(quickParsing: ["/nonexistent/list.txt"])?.list, "/nonexistent/list.txt")
     }
 }

@@ -55,7 +55,10 @@ final class GetCommandTests: EndToEndTestCase {
         XCTAssertEqual(result.status, 1, "one success and one failure is a partial failure")
         let objects = try jsonObjects(result.stdout)
         XCTAssertEqual(objects.count, 2)
-        let keys: Set = ["url", "path", "format", "width", "height", "bytes", "cache", "variant", "transformed", "elapsed_ms", "error"]
+        let keys: Set = [
+            "url", "path", "output", "format", "width", "height", "bytes", "sha256", "status", "final_url", "content_type", "cache",
+            "variant", "transformed", "original_width", "original_height", "line", "shard", "elapsed_ms", "error",
+        ]
         XCTAssertEqual(Set(objects[0].keys), keys)
         XCTAssertEqual(Set(objects[1].keys), keys)
         XCTAssertEqual(objects[0]["format"] as? String, "gif")

@@ -25,9 +25,9 @@ final class InfoCommandTests: XCTestCase {
         XCTAssertEqual(result.stderr, "")
         let bytes = { (name: String) in (try? Data(contentsOf: self.fixtures.appendingPathComponent(name)).count) ?? -1 }
         XCTAssertEqual(result.stdout.split(separator: "\n"), [
-            "\(fixture("baseline.jpg")): jpeg 64×48 1 frame \(bytes("baseline.jpg")) bytes",
-            "\(fixture("animated.gif")): gif 32×24 3 frames \(bytes("animated.gif")) bytes",
-            "\(fixture("orientation-6.jpg")): jpeg 48×64 1 frame \(bytes("orientation-6.jpg")) bytes",
+            "\(fixture("baseline.jpg")): jpeg 64x48 1 frame \(bytes("baseline.jpg")) bytes",
+            "\(fixture("animated.gif")): gif 32x24 3 frames \(bytes("animated.gif")) bytes",
+            "\(fixture("orientation-6.jpg")): jpeg 48x64 1 frame \(bytes("orientation-6.jpg")) bytes",
         ])
     }
 

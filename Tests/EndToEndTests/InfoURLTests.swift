@@ -9,7 +9,7 @@ final class InfoURLTests: EndToEndTestCase {
         let second = try imgfetch(["info", "--json", u])
 
         XCTAssertEqual(first.status, 0, first.stderr)
-        XCTAssertEqual(first.stdout, "\(u): webp 32×24 3 frames \(try fixture("animated.webp").count) bytes\n")
+        XCTAssertEqual(first.stdout, "\(u): webp 32x24 3 frames \(try fixture("animated.webp").count) bytes\n")
         let object = try XCTUnwrap(jsonObjects(second.stdout).first)
         XCTAssertEqual(object["file"] as? String, u)
         XCTAssertEqual(object["frames"] as? Int, 3)
@@ -24,7 +24,7 @@ final class InfoURLTests: EndToEndTestCase {
         let result = try imgfetch(["info", file, missing])
 
         XCTAssertEqual(result.status, 1, "one success, one failure")
-        XCTAssertTrue(result.stdout.hasPrefix("\(file): png 64×48"), result.stdout)
+        XCTAssertTrue(result.stdout.hasPrefix("\(file): png 64x48"), result.stdout)
         XCTAssertEqual(result.stderr, "imgfetch: \(missing): The server answered HTTP 404.\n")
         XCTAssertEqual(try imgfetch(["info", "--retry-failed", missing]).status, 4)
     }

@@ -18,7 +18,7 @@ final class ShowCommandTests: EndToEndTestCase {
         XCTAssertEqual(result.status, 0, result.stdout.prefix(300).debugDescription + result.stderr)
         let lines = result.stdout.components(separatedBy: "\r\n").filter { !$0.isEmpty }
         // 64×48 fitted into 40 columns and 2 × 18 pixel rows: 40×30, drawn as 15 lines of 40 cells.
-        XCTAssertEqual(lines.first, served.appendingPathComponent("baseline.jpg").path + ": jpeg 64×48")
+        XCTAssertEqual(lines.first, served.appendingPathComponent("baseline.jpg").path + ": jpeg 64x48")
         let drawn = Array(lines.dropFirst())
         XCTAssertEqual(drawn.count, 15)
         for line in drawn {
@@ -57,6 +57,6 @@ final class ShowCommandTests: EndToEndTestCase {
         let result = try onTerminal([served.appendingPathComponent("corrupt.png").path, served.appendingPathComponent("alpha.png").path])
         XCTAssertEqual(result.status, 1, "one of two failed: a partial failure")
         XCTAssertTrue(result.stdout.contains("corrupt.png: The PNG data is corrupt"), result.stdout.prefix(300).debugDescription)
-        XCTAssertTrue(result.stdout.contains("alpha.png: png 64×48"))
+        XCTAssertTrue(result.stdout.contains("alpha.png: png 64x48"))
     }
 }

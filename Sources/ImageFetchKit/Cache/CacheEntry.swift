@@ -55,6 +55,8 @@ public struct FailedURL: Sendable, Hashable {
     public var reason: String
     public var failedAt: Date
     public var expiresAt: Date
+    /// The HTTP status of the failure, when it was one (404, 410, …); nil for any other cause.
+    public var status: Int?
 }
 
 extension CacheEntry {

@@ -44,7 +44,8 @@ extension DiskCache {
             url TEXT PRIMARY KEY NOT NULL,
             reason TEXT NOT NULL,
             failed_at REAL NOT NULL,
-            expires_at REAL NOT NULL
+            expires_at REAL NOT NULL,
+            status INTEGER
         );
         """
 

@@ -64,13 +64,15 @@ extension DiskCache {
     }
 
     /// Enforces the limits now: removes expired entries, then, if still over `maxSize`, the least
-    /// recently used down to `maxSize * trimRatio`; also deletes leftover temporary files and
-    /// files that no entry references.
+    /// recently used until at most `maxSize` bytes are left; also deletes leftover temporary files
+    /// and files that no entry references. Unlike the eviction a store sets off (down to
+    /// `maxSize * trimRatio`, so that stores do not evict every time), an explicit trim keeps
+    /// what the user asked for: as much as fits in `maxSize`.
     @discardableResult
     public func trim() throws(Error) -> Removal {
         var removal = try removeExpired()
         if let maxSize = configuration.maxSize, try statistics().bytes > maxSize {
-            removal = removal + (try evict(toBytes: Int64(Double(maxSize) * configuration.trimRatio)))
+            removal = removal + (try evict(toBytes: maxSize))
         }
         sweepTemporaryFiles()
         try removeUnindexedFiles()

@@ -48,6 +48,7 @@ extension ImageLoader {
         var image = LoadedImage(
             filePath: nil, data: response.body, format: info.format, width: info.width, height: info.height,
             frames: info.frameCount, byteCount: response.body.count, cacheType: .network)
+        image.response = ResponseFacts(response)
         guard let cache, !options.noDiskCache else { return image }
         do {
             let entry = try await cache.store(
@@ -92,7 +93,7 @@ extension ImageLoader {
     /// Puts a permanent failure on the failed-URL list (best effort) and returns the error to throw.
     private func remembering(_ error: LoaderError, of url: URL, in cache: DiskCache?) -> LoaderError {
         if error.isPermanent, let cache {
-            _ = try? cache.recordFailure(url: url.redactedString, reason: error.reason)
+            _ = try? cache.recordFailure(url: url.redactedString, reason: error.reason, status: error.httpStatus)
         }
         return error
     }

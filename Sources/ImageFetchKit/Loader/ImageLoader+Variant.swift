@@ -38,6 +38,9 @@ extension ImageLoader {
             filePath: nil, data: made.data, format: made.format, width: made.width, height: made.height,
             frames: made.frameCount, byteCount: made.data.count, cacheType: original.cacheType,
             variant: spec.description, transformed: true)
+        image.response = original.response
+        image.originalSize = (original.width, original.height)
+        image.originalByteCount = original.byteCount
         guard let cache else { return image }
         // The variant is as fresh as its original: it expires when the original does. An original
         // fetched just now expires as a store made now does, the default, so only one from a

@@ -23,6 +23,14 @@ public struct LoadedImage: Sendable {
     public var variant: String?
     /// Whether this load made the variant (false when it was cached, or for an original).
     public var transformed: Bool
+    /// The HTTP response that brought the image (or, for a variant made now, its original) in
+    /// this load; nil for a hit. For the manifest (`--json`).
+    public var response: ResponseFacts?
+    /// The original's size, for a variant made now; nil otherwise.
+    public var originalSize: (width: Int, height: Int)?
+    /// The original's encoded bytes, for a variant made now; nil otherwise. With `cacheType`
+    /// `network`, these are the bytes that crossed the network.
+    public var originalByteCount: Int?
 
     public init(
         filePath: String?, data: Data?, format: ImageFormat, width: Int, height: Int, frames: Int?,

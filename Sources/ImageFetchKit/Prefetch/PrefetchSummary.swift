@@ -8,8 +8,12 @@ public struct PrefetchSummary: Sendable, Equatable {
     public var alreadyCached = 0
     /// Not loaded: each one was reported with its error.
     public var failed = 0
-    /// Bytes fetched from the network.
+    /// Bytes received from the network: for a variant made from an original fetched now, the
+    /// original's.
     public var fetchedBytes: Int64 = 0
+    /// Variants made now, and their bytes (written to the cache, not fetched).
+    public var variantsMade = 0
+    public var variantBytes: Int64 = 0
     /// Bytes of the images found in the caches (the remote tier's included).
     public var cachedBytes: Int64 = 0
     /// Wall time of the run, in seconds.
@@ -24,10 +28,14 @@ public struct PrefetchSummary: Sendable, Equatable {
             failed += 1
             return
         }
+        if image.transformed {
+            variantsMade += 1
+            variantBytes += Int64(image.byteCount)
+        }
         switch image.cacheType {
         case .network:
             fetched += 1
-            fetchedBytes += Int64(image.byteCount)
+            fetchedBytes += Int64(image.originalByteCount ?? image.byteCount)
         case .remote:
             fromRemote += 1
             cachedBytes += Int64(image.byteCount)

@@ -77,8 +77,8 @@ public final class URLListReader: Sequence, Sendable {
         private var buffer: [UInt8] = []
         private var start = 0
         private var atEnd = false
-        /// Lines consumed so far (the number of the line last taken).
-        private var lineNumber = 0
+        /// Lines consumed so far: after `next()` returned a URL, the number of its line.
+        public private(set) var lineNumber = 0
         private var atStartOfInput = true
         /// While skipping a line over the limit: its first bytes and its length so far.
         private var longLine: (excerpt: [UInt8], bytes: Int)?

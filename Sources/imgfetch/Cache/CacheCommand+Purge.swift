@@ -12,8 +12,10 @@ extension CacheCommand {
             usage: "imgfetch cache purge [<options>] [<url> ...]",
             discussion: """
                 Give URLs, or at least one of the flags. Purging a URL removes its variants (the \
-                images --resize and --format made of it) too; with --variants only the variants \
-                go. Purging a URL that is not cached is not an error.
+                images --resize and --format made of it) too, and takes it off the failed-URL \
+                list; with --variants only the variants go. With --failed and URLs, only those \
+                URLs' failures are cleared and their entries kept. Purging a URL that is not \
+                cached is not an error.
                 """)
 
         @Argument(help: ArgumentHelp("URLs whose entries to remove.", valueName: "url"))
@@ -24,7 +26,7 @@ extension CacheCommand {
         var expired = false
         @Option(help: ArgumentHelp("Remove the entries fetched longer ago than this (e.g. 12h, 7d).", valueName: "duration"))
         var olderThan: String?
-        @Flag(help: "Clear the failed-URL list.")
+        @Flag(help: "Clear the failed-URL list, or with URLs only their failures.")
         var failed = false
         @Flag(help: "Remove only variants: those of the URLs given, or every variant with --all.")
         var variants = false
@@ -38,6 +40,9 @@ extension CacheCommand {
             }
             if variants, urls.isEmpty, !all {
                 throw ValidationError("--variants needs URLs, or --all to remove every variant.")
+            }
+            if failed, !urls.isEmpty, all || expired || olderThan != nil || variants {
+                throw ValidationError("--failed with URLs clears only their failures; it takes no other flag.")
             }
             if variants, expired || olderThan != nil {
                 throw ValidationError("--variants takes URLs or --all; expired and old variants go with --expired and --older-than alone.")
@@ -58,6 +63,9 @@ extension CacheCommand {
             do {
                 for text in urls {
                     guard let url = URL(string: text) else { continue }
+                    // The failed-URL list holds a URL as the loader recorded it: redacted.
+                    if !variants, try cache.removeFailure(for: url.redactedString) { failures += 1 }
+                    if failed { continue }
                     let key = CacheKey(url: url, filter: keyFilter.filter)
                     let removal = variants ? try cache.removeVariants(of: key) : try cache.removeWithVariants(key)
                     add(removal, to: &removed)
@@ -68,13 +76,13 @@ extension CacheCommand {
                 if all { add(variants ? try cache.removeAllVariants() : try cache.removeAll(), to: &removed) }
                 if expired { add(try cache.removeExpired(), to: &removed) }
                 if let age = olderThan.flatMap(QuantityText.seconds) { add(try cache.removeEntries(olderThan: age), to: &removed) }
-                if failed { failures = try cache.removeFailures() }
+                if failed, urls.isEmpty { failures = try cache.removeFailures() }
             } catch {
                 throw CacheCommand.fail(error)
             }
             if !outputOptions.quiet {
                 var text = "purge: removed \(removed.entries) entries (\(ByteText.format(removed.bytes)))"
-                if failed { text += " and \(failures) failed URLs" }
+                if failed || failures > 0 { text += " and \(failures) failed URLs" }
                 Terminal.writeError(text + "\n")
             }
         }

@@ -9,9 +9,15 @@ extension CacheCommand {
             commandName: "trim",
             abstract: "Enforce the max age and max size now: expired entries first, then least recently used.",
             // Shorter than the generated one, which lists every option and runs past 80 columns.
-            usage: "imgfetch cache trim [<options>]")
+            usage: "imgfetch cache trim [<options>]",
+            discussion: """
+                trim keeps at most --max-size bytes: the least recently used entries go until the \
+                rest fits. Automatic trimming is different: when a store takes the cache over its \
+                max size (1G), the expired and then the least recently used entries are removed \
+                until half of it is left, so that the next stores need not trim again.
+                """)
 
-        @Option(help: ArgumentHelp("Keep at most this many bytes (e.g. 500M, 2G); trims to half of it when over (default 1G).", valueName: "size"))
+        @Option(help: ArgumentHelp("Keep at most this many bytes (e.g. 500M, 2G; default 1G).", valueName: "size"))
         var maxSize: String?
         @Option(help: ArgumentHelp("Remove entries older than this (default 7d).", valueName: "duration"))
         var maxAge: String?

@@ -19,19 +19,27 @@ struct GetCommand: AsyncParsableCommand {
 
     @Option(name: .shortAndLong, help: ArgumentHelp(
         "Write the image to this file instead of printing its path ('-' writes the bytes to stdout); one URL only.",
-        valueName: "file"))
+        valueName: "file"), completion: .file())
     var output: String?
 
-    @Flag(help: "Print one JSON object per URL: url, path, format, width, height, bytes, cache, variant, transformed, elapsed_ms, error.")
+    @Flag(help: """
+        Print one JSON object per URL: url, path, output, format, width, height, bytes, sha256, status, final_url, \
+        content_type, cache, variant, transformed, original_width, original_height, elapsed_ms, error.
+        """)
     var json = false
 
+    @OptionGroup(title: "Output files") var directoryOptions: OutputDirectoryOptions
+    @OptionGroup(title: "Output files") var manifestOptions: ManifestOptions
     @OptionGroup(title: "Transform options") var transformOptions: TransformOptions
     @OptionGroup(title: "Cache and network options") var loaderOptions: LoaderOptions
     @OptionGroup(title: "Output options") var outputOptions: OutputOptions
 
     /// The arguments as `GetRequest`, the form both parsers produce and `run()` executes.
     var request: GetRequest {
-        GetRequest(urls: urls, output: output, json: json, settings: LoadingSettings(loaderOptions, outputOptions, transformOptions))
+        GetRequest(
+            urls: urls, output: output, json: json, outputDirectory: directoryOptions.outputDir,
+            nameTemplate: (try? directoryOptions.template()) ?? .standard, manifest: manifestOptions.manifest,
+            settings: LoadingSettings(loaderOptions, outputOptions, transformOptions))
     }
 
     func validate() throws {

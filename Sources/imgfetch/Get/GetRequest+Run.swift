@@ -16,9 +16,16 @@ extension GetRequest {
         let stdout = StandardOutput.shared
         let display = ProgressDisplay(quiet: settings.quiet, total: urls.count)
         var failures: [ExitStatus] = []
+        let folder = try openOutputFolder()
+        let manifestFile = try openManifest()
+        // Digests for records come from the index (one computed is kept there).
+        let cache = json || manifestFile != nil ? try? loader.diskCache() : nil
 
+        // The URL's position, for `{index}` in names.
+        var position = 0
         /// Shows one result; false once stdout is closed and nothing more can reach the reader.
         func report(_ result: LoadResult) -> Bool {
+            position += 1
             display.finished(result)
             if let line = result.errorLine {
                 display.message(line)
@@ -26,11 +33,29 @@ extension GetRequest {
             } else if verbose {
                 display.message(result.verboseLine)
             }
-            if json {
-                stdout.writeLine(result.jsonLine)
-            } else if let image = result.image, let failure = deliver(image, url: result.url, to: stdout) {
-                display.message(failure.line)
-                failures.append(failure.status)
+            // The copy is written before the record, so `output` names a file that exists.
+            var delivered: String?
+            if let image = result.image, let folder {
+                switch folder.write(image, url: result.url, keyFilter: settings.load.keyFilter, index: position) {
+                case .success(let path):
+                    delivered = path
+                    if !json { stdout.writeLine(path) }
+                case .failure(let error):
+                    display.message("imgfetch: \(URL.redacting(result.url)): \(error)")
+                    failures.append(.fileError)
+                }
+            } else if let image = result.image {
+                if let failure = deliver(image, url: result.url, to: stdout) {
+                    display.message(failure.line)
+                    failures.append(failure.status)
+                } else if let output, output != "-" {
+                    delivered = output
+                }
+            }
+            if json || manifestFile != nil {
+                let record = ManifestRecord(result, output: delivered, cache: cache)
+                if json { stdout.writeLine(record.jsonLine) }
+                manifestFile?.write(record)
             }
             return !stdout.isClosed
         }
@@ -59,6 +84,10 @@ extension GetRequest {
         loader.closeDiskCache()
         display.finish()
         stdout.flush()
+        do { try manifestFile?.finish() } catch {
+            display.message("imgfetch: \(error)")
+            failures.append(.fileError)
+        }
         var status = stdout.isClosed ? .outputClosed : ExitStatus.combining(failures, total: urls.count)
         if status == .success, !cookiesSaved { status = .fileError }
         if status != .success { throw status.exitCode }
@@ -68,7 +97,7 @@ extension GetRequest {
     private func deliver(_ image: LoadedImage, url: String, to stdout: StandardOutput) -> (line: String, status: ExitStatus)? {
         switch output {
         case nil:
-            stdout.writeLine(image.filePath ?? "")
+            if !json { stdout.writeLine(image.filePath ?? "") }
             return nil
         case "-":
             do {
@@ -84,6 +113,24 @@ extension GetRequest {
             } catch {
                 return ("imgfetch: \(URL.redacting(url)): Cannot write \(path): \(SystemErrorText.describe(error)).", .fileError)
             }
+        }
+    }
+
+    /// The `--output-dir` folder, opened (and made) before any load; nil without one.
+    private func openOutputFolder() throws -> OutputFolder? {
+        guard let outputDirectory else { return nil }
+        do { return try OutputFolder(directory: outputDirectory, template: nameTemplate) } catch {
+            Terminal.writeError("imgfetch: \(error)\n")
+            throw ExitStatus.fileError.exitCode
+        }
+    }
+
+    /// The `--manifest` file, made before any load; nil without one.
+    private func openManifest() throws -> ManifestFile? {
+        guard let manifest else { return nil }
+        do { return try ManifestFile(path: manifest) } catch {
+            Terminal.writeError("imgfetch: \(error)\n")
+            throw ExitStatus.fileError.exitCode
         }
     }
 }

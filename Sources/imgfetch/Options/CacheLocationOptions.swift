@@ -6,7 +6,7 @@ import ImageFetchKit
 struct CacheLocationOptions: ParsableArguments {
     @Option(help: ArgumentHelp(
         "The cache directory (default: $IMGFETCH_CACHE_DIR, else $XDG_CACHE_HOME/imgfetch, else ~/.cache/imgfetch).",
-        valueName: "dir"))
+        valueName: "dir"), completion: .directory)
     var cacheDir: String?
 }
 

@@ -63,7 +63,7 @@ struct LoaderOptions: ParsableArguments {
     @Flag(help: "Skip TLS certificate verification (explicit opt-in; insecure).")
     var insecure = false
 
-    @Option(help: ArgumentHelp("Trust the certificate authorities in this PEM file.", valueName: "file"))
+    @Option(help: ArgumentHelp("Trust the certificate authorities in this PEM file.", valueName: "file"), completion: .file())
     var cacert: String?
 
     @Option(help: ArgumentHelp("Refuse bodies larger than this (e.g. 512K, 20M).", valueName: "size"))

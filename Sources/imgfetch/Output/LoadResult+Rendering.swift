@@ -2,25 +2,6 @@ import FoundationEssentials
 import ImageFetchKit
 
 extension LoadResult {
-    /// The `--json` object: url, path, format, width, height, bytes, cache, variant, transformed,
-    /// elapsed_ms, error. For a variant, the facts are the variant's.
-    var jsonLine: String {
-        let image = self.image
-        var json = JSONLine()
-        json.add("url", URL.redacting(url))
-        json.add("path", image?.filePath)
-        json.add("format", image?.format.rawValue)
-        json.add("width", image?.width)
-        json.add("height", image?.height)
-        json.add("bytes", image?.byteCount)
-        json.add("cache", image?.cacheType.rawValue)
-        json.add("variant", image?.variant)
-        json.add("transformed", image?.transformed ?? false)
-        json.add("elapsed_ms", Int((elapsed * 1000).rounded()))
-        json.add("error", error?.reason)
-        return json.text
-    }
-
     /// The one stderr line for a failure: `imgfetch: URL: cause`.
     var errorLine: String? {
         error.map { "imgfetch: \(URL.redacting(url)): \($0.reason)" }

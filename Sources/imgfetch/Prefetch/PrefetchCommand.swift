@@ -27,7 +27,7 @@ struct PrefetchCommand: AsyncParsableCommand {
             """
     )
 
-    @Argument(help: ArgumentHelp("A file with one URL a line, or '-' for standard input.", valueName: "list"))
+    @Argument(help: ArgumentHelp("A file with one URL a line, or '-' for standard input.", valueName: "list"), completion: .file())
     var list: String
 
     @Option(name: [.customShort("j", allowingJoined: true), .customLong("jobs")], help: ArgumentHelp("Run this many transfers at once.", valueName: "n"))
@@ -38,7 +38,7 @@ struct PrefetchCommand: AsyncParsableCommand {
         valueName: "I/N"))
     var shard: String?
 
-    @Flag(help: "Print JSON Lines on stdout, one object per URL as it finishes (the keys of 'get --json').")
+    @Flag(help: "Print JSON Lines on stdout, one object per URL as it finishes (the keys of 'get --json', with the list's line and the shard).")
     var json = false
 
     @Option(help: ArgumentHelp(
@@ -46,6 +46,8 @@ struct PrefetchCommand: AsyncParsableCommand {
         valueName: "order"))
     var order: ListOrder = .fifo
 
+    @OptionGroup(title: "Output files") var directoryOptions: OutputDirectoryOptions
+    @OptionGroup(title: "Output files") var manifestOptions: ManifestOptions
     @OptionGroup(title: "Transform options") var transformOptions: TransformOptions
     @OptionGroup(title: "Cache and network options") var loaderOptions: LoaderOptions
     @OptionGroup(title: "Output options") var outputOptions: OutputOptions
@@ -53,7 +55,9 @@ struct PrefetchCommand: AsyncParsableCommand {
     /// The arguments as `PrefetchRequest`, the form both parsers produce and `run()` executes.
     var request: PrefetchRequest {
         PrefetchRequest(
-            list: list, jobs: jobs, json: json, shard: shard.flatMap(PrefetchShard.init(parsing:)), order: order,
+            list: list, jobs: jobs, json: json, shard: shard.flatMap(PrefetchShard.init(parsing:)),
+            outputDirectory: directoryOptions.outputDir, nameTemplate: (try? directoryOptions.template()) ?? .standard, manifest: manifestOptions.manifest,
+            order: order,
             settings: LoadingSettings(loaderOptions, outputOptions, transformOptions))
     }
 
@@ -72,10 +76,13 @@ struct PrefetchCommand: AsyncParsableCommand {
 
 extension PrefetchSummary {
     /// `prefetch: 950 fetched, 40 already cached, 10 failed; 123.4 MiB fetched in 3.21 s`, with
-    /// `N from the remote cache` after the fetched count when there were any.
+    /// `N from the remote cache` after the fetched count when there were any, and
+    /// `; 950 variants made (2.1 MiB)` when a transform made some: fetched counts bytes received
+    /// from the network, never what was written.
     var text: String {
         "prefetch: \(fetched) fetched, " + (fromRemote > 0 ? "\(fromRemote) from the remote cache, " : "")
             + "\(alreadyCached) already cached, \(failed) failed; "
             + "\(ByteText.format(fetchedBytes)) fetched in \(DecimalText.fixed(elapsed, digits: 2)) s"
+            + (variantsMade > 0 ? "; \(variantsMade) variants made (\(ByteText.format(variantBytes)))" : "")
     }
 }

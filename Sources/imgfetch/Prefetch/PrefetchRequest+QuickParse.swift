@@ -1,7 +1,7 @@
 extension PrefetchRequest {
     /// Reads the short command lines scripts use most — the list with `-j`/`--jobs`,
     /// `--cache-dir`, `--json`, `-q`/`--quiet`, `--cache-only` or the transform flags — without argument-parser (see
-    /// `QuickArguments`). Returns nil for anything else, and for what `validate()` or `validateList()` refuses:
+    /// `QuickArguments`). Returns nil for anything else, and for what `validate()` refuses:
     /// `PrefetchCommand` parses those.
     init?(quickParsing arguments: some Collection<String>) {
         guard let line = QuickArguments(
@@ -13,6 +13,6 @@ extension PrefetchRequest {
             guard let number = Int(jobs) else { return nil }
             self.jobs = number
         }
-        guard (try? validate()) != nil, (try? validateList()) != nil else { return nil }
+        guard (try? validate()) != nil else { return nil }
     }
 }

@@ -12,8 +12,9 @@ extension PrefetchRequest {
     /// far is printed before exiting 130 (SIGINT) or 143. A second stop signal exits at once,
     /// after removing the temporary files of the stores still writing. The first one is
     /// acknowledged on stderr, even with `-q`: it says how to exit at once.
+    ///
+    /// A list that cannot be opened or read is a file error (exit 8), said in one line.
     func run() async throws {
-        try validateList()
         Terminal.prepare()
         let stdout = StandardOutput.shared
         let (json, verbose, options) = (self.json, settings.verbose, settings.load)
@@ -39,10 +40,25 @@ extension PrefetchRequest {
             throw ExitStatus.fileError.exitCode
         }
         openedReader.withLock { $0 = reader }
+        let folder: OutputFolder?
+        do { folder = try outputDirectory.map { directory throws(OutputError) in try OutputFolder(directory: directory, template: nameTemplate) } } catch {
+            Terminal.writeError("imgfetch: \(error)\n")
+            throw ExitStatus.fileError.exitCode
+        }
+        let keyFilter = settings.load.keyFilter
+        let manifestFile: ManifestFile?
+        do { manifestFile = try manifest.map { path throws(ManifestFile.Failure) in try ManifestFile(path: path) } } catch {
+            Terminal.writeError("imgfetch: \(error)\n")
+            throw ExitStatus.fileError.exitCode
+        }
+        // Images loaded but not written out: they fail the run as loads that failed do.
+        let unwritten = Atomic<Int>(0)
         // A small memory cache keeps a long run flat: it only has to catch repeats close together
         // (about 1000 recent entries; loads in flight share their result anyway); anything older is
         // a disk hit.
         let loader = try settings.makeLoader(concurrency: jobs, memoryCostLimit: 1024 * 1024)
+        // Digests for records come from the index (one computed is kept there).
+        let cache = json || manifestFile != nil ? try? loader.diskCache() : nil
 
         // Twice as many loads as transfers: while some loads validate and store, the next
         // transfers are already queued, so the network never waits on the disk.
@@ -67,9 +83,11 @@ extension PrefetchRequest {
             let first = stopSignal.withLock { $0 } ?? signal
             Glibc._exit(StopSignals.exitStatus(for: first).rawValue)
         }
+        let listed = ListedURLs(reader) { tally?.takes($0) ?? true }
+        let shardText = shard?.description
         let order = self.order
         let work = Task.detached {
-            let urls = reader.lazy.filter { tally?.takes($0) ?? true }
+            let urls = listed
             let onEvent: @Sendable (ImagePrefetcher.Event) -> Void = { event in
                 switch event {
                 case .progress(let url, let progress):
@@ -79,7 +97,23 @@ extension PrefetchRequest {
                     display.finished(result)
                     if let error = result.error { failures.record(error) }
                     if let line = result.errorLine { display.message(line) } else if verbose { display.message(result.verboseLine) }
-                    if json { stdout.writeLine(result.jsonLine) }
+                    let position = listed.position(ofFinished: result.url)
+                    var written: String?
+                    if let folder, let image = result.image {
+                        switch folder.write(image, url: result.url, keyFilter: keyFilter, index: position?.index ?? 0, line: position?.line) {
+                        case .success(let path): written = path
+                        case .failure(let error):
+                            display.message("imgfetch: \(URL.redacting(result.url)): \(error)")
+                            failures.record(.fileError)
+                            unwritten.add(1, ordering: .relaxed)
+                        }
+                    }
+                    if json || manifestFile != nil {
+                        var record = ManifestRecord(result, output: written, cache: cache)
+                        record.batch = (position?.line, shardText)
+                        if json { stdout.writeLine(record.jsonLine) }
+                        manifestFile?.write(record)
+                    }
                 }
             }
             switch order {
@@ -100,6 +134,11 @@ extension PrefetchRequest {
         loader.closeDiskCache()
         display.finish()
         stdout.flush()
+        var manifestFailed = false
+        do { try manifestFile?.finish() } catch {
+            Terminal.writeError("imgfetch: \(error)\n")
+            manifestFailed = true
+        }
         if let error = reader.error {
             Terminal.writeError("imgfetch: \(error)\n")
             throw ExitStatus.fileError.exitCode
@@ -115,7 +154,8 @@ extension PrefetchRequest {
         if let signal { throw StopSignals.exitStatus(for: signal).exitCode }
         // A closed stdout ended the run early: whatever failed or not, it did not finish.
         if stdout.isClosed { throw ExitStatus.outputClosed.exitCode }
-        let status = failures.status(failed: summary.failed, total: summary.total)
+        if manifestFailed { throw ExitStatus.fileError.exitCode }
+        let status = failures.status(failed: summary.failed + unwritten.load(ordering: .relaxed), total: summary.total)
         if status != .success { throw status.exitCode }
         if !cookiesSaved { throw ExitStatus.fileError.exitCode }
     }

@@ -11,21 +11,17 @@ struct PrefetchRequest: Sendable {
     var json = false
     /// `--shard I/N`: only this shard's URLs.
     var shard: PrefetchShard?
+    /// `--output-dir` and `--name`: where named copies go, if anywhere.
+    var outputDirectory: String?
+    var nameTemplate = OutputNameTemplate.standard
+    /// `--manifest`: a file that gets every record `--json` would print.
+    var manifest: String?
+    /// `--order`: which end of the list goes first.
     var order = ListOrder.fifo
     var settings = LoadingSettings()
 
     /// The rules `prefetch`'s own arguments must follow; the option groups check theirs.
     func validate() throws {
         if !(1...1000).contains(jobs) { throw ValidationError("--jobs must be between 1 and 1000.") }
-    }
-
-    /// Refuses a list that is not a readable file, as a usage error. Not part of `validate()`:
-    /// argument-parser runs that before it reports arguments it does not know, so in
-    /// `prefetch --unknown VALUE LIST` it would call VALUE an unreadable list instead of naming
-    /// the unknown option. `run()` checks it first thing.
-    func validateList() throws {
-        if list != "-", !FileManager.default.isReadableFile(atPath: list) {
-            throw ValidationError("The URL list '\(list)' is not a readable file (use '-' for standard input).")
-        }
     }
 }

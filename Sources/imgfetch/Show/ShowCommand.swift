@@ -23,7 +23,7 @@ struct ShowCommand: AsyncParsableCommand {
         case auto, blocks, kitty
     }
 
-    @Argument(help: ArgumentHelp("The image files or http(s) URLs to draw.", valueName: "file|url"))
+    @Argument(help: ArgumentHelp("The image files or http(s) URLs to draw.", valueName: "file|url"), completion: .file())
     var files: [String]
 
     @Option(help: ArgumentHelp("How to draw: auto (kitty graphics where the terminal speaks it, else blocks), blocks or kitty.", valueName: "how"))
@@ -54,7 +54,7 @@ struct ShowCommand: AsyncParsableCommand {
         for name in files where !out.isClosed {
             switch await picture(of: name, loader: loader, box: box) {
             case .success(let image):
-                out.writeLine("\(Self.displayName(name)): \(image.info.format.rawValue) \(image.info.width)×\(image.info.height)")
+                out.writeLine("\(Self.displayName(name)): \(image.info.format.rawValue) \(image.info.width)x\(image.info.height)")
                 out.write(Array((kitty ? KittyGraphics.render(image) : HalfBlockRenderer.render(image)).utf8))
             case .failure(let failure):
                 Terminal.writeError("imgfetch: \(Self.displayName(name)): \(failure.reason)\n")

@@ -108,8 +108,8 @@ final class DiskCacheLimitTests: XCTestCase {
         clock.advance(by: 3600)
         let limited = try openCache(maxSize: 6000, maxAge: 3600 + 9 * 60 - 1)  // entry "0" has expired
         let removal = try limited.trim()
-        XCTAssertEqual(removal.entries, 7)  // "0" expired, then "1"…"6" to get under 3000
-        XCTAssertEqual(Set(try limited.entries().map(\.url)), ["u7", "u8", "u9"])
+        XCTAssertEqual(removal.entries, 4)  // "0" expired, then "1"…"3" to keep at most 6000
+        XCTAssertEqual(Set(try limited.entries().map(\.url)), ["u4", "u5", "u6", "u7", "u8", "u9"])
     }
 
     func testTrimDeletesStaleTemporaryFilesAndFilesNoEntryReferences() throws {
