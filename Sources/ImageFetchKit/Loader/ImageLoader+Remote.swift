@@ -16,7 +16,10 @@ extension ImageLoader {
         if !options.refresh, let image = try await loadFromRemote(tier, url: url, key: key, options: options, cache: cache) {
             return image
         }
+        let start = ContinuousClock.now
         let image = try await fetch(url, key: key, stale: stale, options: options, cache: cache, progress: progress)
+        // The tier's speed rule compares its reads with what the origin takes.
+        if image.cacheType == .network { tier.recordOriginFetch(after: ContinuousClock.now - start) }
         if image.cacheType == .network, let data = image.data { await tier.upload(data, for: key) }
         return image
     }

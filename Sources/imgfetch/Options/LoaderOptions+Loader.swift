@@ -12,15 +12,15 @@ extension LoaderOptions {
     }
 
     /// A loader on the cache `--cache-dir` names (`cacheDir`), else the one the environment names,
-    /// with the remote tier `--remote-cache` or the environment names, if any. Its plain-http GETs
+    /// with the remote tier `--remote-cache` or the environment names, if any (its `-v` notes with `verbose`). Its plain-http GETs
     /// go over imgfetch's own client (`plainHTTPWithoutLibcurl`).
     static func makeLoader(
-        cacheDir: String?, remoteCache: String?, remoteCacheMode: RemoteCacheConfiguration.Mode,
+        cacheDir: String?, remoteCache: String?, remoteCacheMode: RemoteCacheConfiguration.Mode?, verbose: Bool = false,
         concurrency: Int, memoryCostLimit: Int = LoaderConfiguration.defaultMemoryCostLimit
     ) throws -> ImageLoader {
         ImageLoader(configuration: LoaderConfiguration(
             cacheDirectory: try CacheLocationOptions.resolvedDirectory(cacheDir: cacheDir), memoryCostLimit: memoryCostLimit,
             maxConcurrentTransfers: concurrency, plainHTTPWithoutLibcurl: true,
-            remoteCache: try RemoteCacheOptions.configuration(explicit: remoteCache, mode: remoteCacheMode)))
+            remoteCache: try RemoteCacheOptions.configuration(explicit: remoteCache, mode: remoteCacheMode, verbose: verbose)))
     }
 }

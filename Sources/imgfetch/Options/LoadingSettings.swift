@@ -7,7 +7,8 @@ struct LoadingSettings: Sendable {
     var cacheDir: String?
     /// `--remote-cache`, when given (else the environment decides).
     var remoteCache: String?
-    var remoteCacheMode = RemoteCacheConfiguration.Mode.readWrite
+    /// `--remote-cache-mode`, when given (else the environment decides).
+    var remoteCacheMode: RemoteCacheConfiguration.Mode?
     var load = LoadOptions()
     var quiet = false
     var verbose = false
@@ -53,7 +54,7 @@ extension LoadingSettings {
     /// A loader on the cache these settings name, running at most `concurrency` transfers at once.
     func makeLoader(concurrency: Int, memoryCostLimit: Int) throws -> ImageLoader {
         try LoaderOptions.makeLoader(
-            cacheDir: cacheDir, remoteCache: remoteCache, remoteCacheMode: remoteCacheMode,
+            cacheDir: cacheDir, remoteCache: remoteCache, remoteCacheMode: remoteCacheMode, verbose: verbose,
             concurrency: concurrency, memoryCostLimit: memoryCostLimit)
     }
 }

@@ -31,6 +31,8 @@ public enum RemoteCacheLocation: Sendable, Equatable, CustomStringConvertible {
     /// Why a remote cache setting cannot be used; `description` is a full sentence.
     public struct ParseError: Error, Sendable, CustomStringConvertible {
         public let description: String
+        /// The fault is in an environment variable the text made it read (`AWS_*`), not in the text.
+        public var comesFromEnvironment = false
     }
 
     /// Parses `text`, reading the AWS variables for `s3://` through `environment`.
@@ -44,7 +46,7 @@ public enum RemoteCacheLocation: Sendable, Equatable, CustomStringConvertible {
             var endpoint: URL?
             if let text = value("AWS_ENDPOINT_URL") {
                 guard let url = URL(string: text), ["http", "https"].contains(url.scheme?.lowercased() ?? ""), url.host != nil else {
-                    throw ParseError(description: "AWS_ENDPOINT_URL '\(text)' is not an http or https URL.")
+                    throw ParseError(description: "AWS_ENDPOINT_URL '\(text)' is not an http or https URL.", comesFromEnvironment: true)
                 }
                 endpoint = url
             }
@@ -52,7 +54,7 @@ public enum RemoteCacheLocation: Sendable, Equatable, CustomStringConvertible {
             switch (value("AWS_ACCESS_KEY_ID"), value("AWS_SECRET_ACCESS_KEY")) {
             case (let key?, let secret?): credentials = DownloadRequest.Credentials(user: key, password: secret)
             case (nil, nil): credentials = nil
-            default: throw ParseError(description: "Set both AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY for the remote cache, or neither.")
+            default: throw ParseError(description: "Set both AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY for the remote cache, or neither.", comesFromEnvironment: true)
             }
             let region = value("AWS_REGION") ?? value("AWS_DEFAULT_REGION") ?? "us-east-1"
             // S3's bucket naming rules; they also keep the bucket a valid host name and path part.

@@ -88,6 +88,25 @@ final class RemoteUploadBacklog: Sendable {
         }
     }
 
+    /// Adds `upload` if it fits now (or an uploader is idle) and returns whether it did; never
+    /// waits. After `close()` the upload is dropped (and false returned).
+    func offer(_ upload: Upload) -> Bool {
+        let outcome: PutOutcome = state.withLock { state in
+            if state.isClosed { return .dropped }
+            if !state.idleTakers.isEmpty { return .handedOver(state.idleTakers.removeFirst()) }
+            guard state.blockedPuts.isEmpty, state.fits(upload.image.count) else { return .blocked }
+            state.append(upload)
+            return .admitted
+        }
+        switch outcome {
+        case .handedOver(let taker):
+            taker.resume(returning: upload)
+            return true
+        case .admitted: return true
+        case .blocked, .dropped: return false
+        }
+    }
+
     /// The oldest waiting upload, waiting for one when there is none; nil once the backlog is
     /// closed and empty.
     func take() async -> Upload? {
