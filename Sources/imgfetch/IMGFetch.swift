@@ -19,6 +19,9 @@ struct IMGFetch: AsyncParsableCommand {
               XDG_CACHE_HOME      Else the cache is $XDG_CACHE_HOME/imgfetch.
               HOME                Else the cache is ~/.cache/imgfetch.
               IMGFETCH_REMOTE_CACHE  The remote cache tier if --remote-cache is not given.
+              IMGFETCH_REMOTE_CACHE_MODE  read or read-write, if --remote-cache-mode is not
+                                  given. A bad tier setting from the environment is a
+                                  warning and a run without the tier.
               AWS_ACCESS_KEY_ID   The key that signs s3:// remote cache requests (SigV4).
               AWS_SECRET_ACCESS_KEY  Its secret.
               AWS_SESSION_TOKEN   Its session token, for temporary credentials.

@@ -10,10 +10,10 @@ import Synchronization
 /// damaged object are also warnings.
 ///
 /// Uploads wait in a backlog that `uploaders` tasks drain, held to `uploadBudget` bytes (see
-/// `RemoteUploadBacklog`). A load waits for room only while uploads keep up (writes not paused,
-/// the tier not too slow to read from); otherwise an upload that finds the backlog full is
+/// `RemoteUploadBacklog`). A load waits for room only while uploads keep up (writes neither
+/// paused nor refused, PUTs not far slower than origin fetches); otherwise an upload that finds the backlog full is
 /// dropped and counted, so uploads never hold up the results of a struggling tier. `finish()`
-/// waits for the backlog to drain. The tier's downloader admits every fetch and upload at once
+/// waits for the backlog to drain, or, with such a tier, only for the uploads under way. The tier's downloader admits every fetch and upload at once
 /// (see `init`): none of them ever waits behind another for a slot, so the loads in flight when
 /// the tier stalls all pay the same one timeout, together.
 ///
@@ -30,6 +30,9 @@ final class RemoteCacheTier: Sendable {
         var report = RemoteCacheReport()
         var warnedOfDamage = false
         var warnedOfFailure = false
+        /// Reasons already given in a warning: a wrong secret refuses reads and writes alike,
+        /// and one warning says so.
+        var warnedReasons: Set<String> = []
     }
 
     /// The upload backlog and the tasks draining it, started at the first upload.
@@ -119,7 +122,17 @@ final class RemoteCacheTier: Sendable {
             if let queue { return queue }
             let backlog = RemoteUploadBacklog(byteBudget: Self.uploadBudget)
             let drains = (0..<uploaders).map { _ in
-                Task { while let (image, key) = await backlog.take() { await self.store(image, for: key) } }
+                Task {
+                    while let (image, key) = await backlog.take() {
+                        // Once the loads are done, a tier too slow to write to (or failing) would
+                        // hold the process for minutes: what has not started is dropped, counted.
+                        if backlog.isClosed, !self.health.uploadsMayHoldLoads {
+                            self.state.withLock { $0.report.uploadFailures += 1 }
+                            continue
+                        }
+                        await self.store(image, for: key)
+                    }
+                }
             }
             let made = UploadQueue(backlog: backlog, drains: drains)
             queue = made
@@ -140,10 +153,11 @@ final class RemoteCacheTier: Sendable {
             return
         }
         let sealed = RemoteEnvelope.seal(image, for: key)
+        let start = ContinuousClock.now
         do throws(RemoteFailure) {
             try await retryingOnce(.writes) { () async throws(RemoteFailure) in try await backend.store(sealed, for: key) }
             state.withLock { $0.report.uploaded += 1 }
-            announce(health.writeSucceeded())
+            announce(health.writeSucceeded(after: ContinuousClock.now - start))
         } catch {
             state.withLock { $0.report.uploadFailures += 1 }
             announce(health.writeFailed(error))
@@ -189,11 +203,13 @@ final class RemoteCacheTier: Sendable {
             case .paused(_, let reason):
                 let isFirst = state.withLock { state in
                     defer { state.warnedOfFailure = true }
-                    return !state.warnedOfFailure
+                    return !state.warnedOfFailure && state.warnedReasons.insert(reason).inserted
                 }
                 if isFirst { configuration.warn(.failing(tier: tier, reason: reason)) }
             case .readOnly(let reason):
-                configuration.warn(.readOnly(tier: tier, reason: reason))
+                if state.withLock({ $0.warnedReasons.insert(reason).inserted }) {
+                    configuration.warn(.readOnly(tier: tier, reason: reason))
+                }
             default:
                 break
             }

@@ -1,25 +1,36 @@
 /// Whether reading from the tier is worth it: its recent read times against the origin's. A tier
-/// that takes longer per object than the origin does only delays the loads that wait on it, so
-/// reads skip it (they go straight to the origin) and, every `retestAfter`, one read tests it
-/// again; reads resume once such a test is no slower than the origin.
+/// that takes far longer per object than the origin (`slowness` times, and more than `floor`)
+/// only delays the loads that wait on it, so reads skip it (they go straight to the origin) and,
+/// every `retestAfter`, one read tests it again; reads resume once such a test is not slow.
 ///
 /// With no recent origin fetches to compare against (every load a tier hit) and reads slower
-/// than `suspicion`, the next loads skip the tier to time the origin. A tier answering within
-/// `floor` is never called slow: between two fast servers the difference is noise.
+/// than `suspicion`, the next loads skip the tier to time the origin. The margins are wide on
+/// purpose: skipping a tier that holds the objects sends their loads to the origin, which the
+/// tier is there to spare, and on a busy machine a healthy loopback tier's 404 measured 20 ms
+/// against 8 ms for the origin's whole image.
+///
+/// Uploads are timed too: a tier whose PUTs are that slow, and over `writeFloor` each, is one
+/// the loads must not wait for (see `RemoteCacheTier.upload`). The floor is higher: uploads run
+/// behind the loads, and a busy nginx took tens of milliseconds for a PUT it kept up with.
 ///
 /// A value: the owner keeps it under its lock and passes the time in.
 struct RemoteSpeedRule: Sendable {
     static let minimumSamples = 4
-    static let floor = Duration.milliseconds(20)
+    static let floor = Duration.milliseconds(40)
+    static let slowness = 3
+    static let writeFloor = Duration.milliseconds(250)
     static let suspicion = Duration.milliseconds(50)
 
     let retestAfter: Duration
     private var tier = LatencyWindow()
     private var origin = LatencyWindow()
+    private var writes = LatencyWindow()
     /// Set while reads skip the tier: when the next test may go.
     private(set) var skippingUntil: ContinuousClock.Instant?
     private var testInFlight = false
     private var originTimingsWanted = 0
+    /// The origin is being timed: asked once, until its fetches fill the window.
+    private var timingOrigin = false
 
     enum Decision: Sendable, Equatable {
         case read
@@ -62,7 +73,7 @@ struct RemoteSpeedRule: Sendable {
         }
         testInFlight = false
         let originMean = origin.mean ?? .zero
-        guard time <= max(originMean, Self.floor) else {
+        guard !Self.isSlow(time, against: originMean) else {
             skippingUntil = now + retestAfter
             return .stillSlow(tier: time, origin: originMean)
         }
@@ -85,14 +96,31 @@ struct RemoteSpeedRule: Sendable {
         return evaluate(at: now)
     }
 
+    /// An upload (sealed object and all) took `time`.
+    mutating func recordTierWrite(_ time: Duration) {
+        writes.add(time)
+    }
+
+    /// Whether recent uploads took far longer than the origin's fetches.
+    var writesAreSlow: Bool {
+        guard writes.count >= Self.minimumSamples, let writeMean = writes.mean else { return false }
+        return writeMean > Self.writeFloor && Self.isSlow(writeMean, against: origin.mean ?? .zero)
+    }
+
+    static func isSlow(_ tier: Duration, against origin: Duration) -> Bool {
+        tier > Self.floor && tier > origin * Self.slowness
+    }
+
     private mutating func evaluate(at now: ContinuousClock.Instant) -> Change? {
         guard skippingUntil == nil, tier.count >= Self.minimumSamples, let tierMean = tier.mean else { return nil }
         if origin.count >= Self.minimumSamples, let originMean = origin.mean {
-            guard tierMean > max(originMean, Self.floor) else { return nil }
+            timingOrigin = false
+            guard Self.isSlow(tierMean, against: originMean) else { return nil }
             skippingUntil = now + retestAfter
             return .becameSlow(tier: tierMean, origin: originMean)
         }
-        guard tierMean >= Self.suspicion, originTimingsWanted == 0 else { return nil }
+        guard tierMean >= Self.suspicion, !timingOrigin else { return nil }
+        timingOrigin = true
         originTimingsWanted = Self.minimumSamples - origin.count
         return .timingOrigin(tier: tierMean)
     }

@@ -107,8 +107,12 @@ final class RemoteTierHealth: Sendable {
         }
     }
 
-    func writeSucceeded() -> [RemoteTierEvent] {
-        state.withLock { state in state.writes.recordSuccess() == .reclosed ? [.resumed(.writes)] : [] }
+    /// An upload succeeded after `time`.
+    func writeSucceeded(after time: Duration) -> [RemoteTierEvent] {
+        state.withLock { state in
+            state.speed.recordTierWrite(time)
+            return state.writes.recordSuccess() == .reclosed ? [.resumed(.writes)] : []
+        }
     }
 
     /// An upload failed for good (after its retry, if it had one).
@@ -147,9 +151,9 @@ final class RemoteTierHealth: Sendable {
     }
 
     /// Whether uploads keep up well enough that a load may wait for room in the backlog: not
-    /// while writes are paused or the tier is too slow to read from.
+    /// while writes are paused or refused, or take far longer than the origin's fetches.
     var uploadsMayHoldLoads: Bool {
-        state.withLock { $0.writes.isClosed && $0.speed.skippingUntil == nil && $0.readOnlyReason == nil }
+        state.withLock { $0.writes.isClosed && !$0.speed.writesAreSlow && $0.readOnlyReason == nil }
     }
 
     func countRetry() {

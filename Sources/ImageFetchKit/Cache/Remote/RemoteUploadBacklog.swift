@@ -60,6 +60,9 @@ final class RemoteUploadBacklog: Sendable {
         state = Mutex(State(byteBudget: byteBudget))
     }
 
+    /// Whether `close()` was called: no more uploads will come.
+    var isClosed: Bool { state.withLock { $0.isClosed } }
+
     /// The bytes of the images waiting now (not those being uploaded).
     var waitingBytes: Int { state.withLock { $0.waitingBytes } }
 
