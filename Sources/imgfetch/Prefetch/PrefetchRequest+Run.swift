@@ -25,9 +25,12 @@ extension PrefetchRequest {
         let display = ProgressDisplay(quiet: settings.quiet, total: total) { openedReader.withLock { $0 }?.fractionRead }
         let listName = list == "-" ? "standard input" : list
         let rejectedLines = Atomic<Int>(0)
+        let tally = try resolvedShard().map(ShardTally.init(shard:))
         let reader: URLListReader
         do {
             reader = try URLListReader(path: list) { line in
+                // A refused line is a failure of the shard that owns it only.
+                if let tally, !tally.owns(line) { return }
                 rejectedLines.add(1, ordering: .relaxed)
                 failures.record(.usage)
                 display.skipped()
@@ -46,7 +49,6 @@ extension PrefetchRequest {
 
         // Twice as many loads as transfers: while some loads validate and store, the next
         // transfers are already queued, so the network never waits on the disk.
-        let tally = shard.map { ShardTally(shard: $0, filter: settings.load.keyFilter) }
         let prefetcher = ImagePrefetcher(loader: loader, concurrency: 2 * jobs)
         // Watching starts before the run, so no signal finds the default action (death, with
         // temporary files left); one that comes before the run's task exists cancels it at once.

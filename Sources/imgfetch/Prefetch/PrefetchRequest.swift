@@ -9,8 +9,8 @@ struct PrefetchRequest: Sendable {
     var list: String
     var jobs = 6
     var json = false
-    /// `--shard I/N`: only this shard's URLs.
-    var shard: PrefetchShard?
+    /// `--shard I/N` or `auto`, as given: only that shard's lines (see `resolvedShard()`).
+    var shard: String?
     var settings = LoadingSettings()
 
     /// The rules `prefetch`'s own arguments must follow; the option groups check theirs.
