@@ -16,7 +16,7 @@ struct PrefetchCommand: AsyncParsableCommand {
             input is read only when the list is given as '-'. A closing summary on stderr counts \
             the URLs fetched, taken from the remote cache, already cached and failed. The exit \
             status is non-zero if any failed: the failure's own status when every URL failed for \
-            one reason, else 1.
+            one reason, else 1; with --max-failures, 0 while the failures stay within it.
 
             --shard I/N splits one list across N workers a job engine starts: a line belongs to \
             shard I when the first 8 bytes of the SHA-256 of the line as written (trimmed), read \
@@ -42,6 +42,11 @@ struct PrefetchCommand: AsyncParsableCommand {
         valueName: "I/N|auto"))
     var shard: String?
 
+    @Option(help: ArgumentHelp(
+        "Exit 0 when at most N URLs, or P percent of the URLs taken, failed (they are still reported and counted).",
+        valueName: "N|P%"))
+    var maxFailures: String?
+
     @Flag(help: "Print JSON Lines on stdout, one object per URL as it finishes (the keys of 'get --json').")
     var json = false
 
@@ -52,13 +57,16 @@ struct PrefetchCommand: AsyncParsableCommand {
     /// The arguments as `PrefetchRequest`, the form both parsers produce and `run()` executes.
     var request: PrefetchRequest {
         PrefetchRequest(
-            list: list, jobs: jobs, json: json, shard: shard,
+            list: list, jobs: jobs, json: json, shard: shard, maxFailures: maxFailures.flatMap(FailureBudget.init(parsing:)),
             settings: LoadingSettings(loaderOptions, outputOptions, transformOptions))
     }
 
     func validate() throws {
         if let shard, shard != "auto", PrefetchShard(parsing: shard) == nil {
             throw ValidationError("--shard '\(shard)' is not I/N with 0 ≤ I < N (e.g. 0/4) or auto.")
+        }
+        if let maxFailures, FailureBudget(parsing: maxFailures) == nil {
+            throw ValidationError("--max-failures '\(maxFailures)' is neither a count (e.g. 10) nor a percentage from 0 to 100 (e.g. 0.5%).")
         }
         try transformOptions.validate(maxPixels: loaderOptions.maxPixels)
         try request.validate()

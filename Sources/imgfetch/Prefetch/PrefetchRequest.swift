@@ -11,6 +11,8 @@ struct PrefetchRequest: Sendable {
     var json = false
     /// `--shard I/N` or `auto`, as given: only that shard's lines (see `resolvedShard()`).
     var shard: String?
+    /// `--max-failures`: failures that still exit 0.
+    var maxFailures: FailureBudget?
     var settings = LoadingSettings()
 
     /// The rules `prefetch`'s own arguments must follow; the option groups check theirs.
