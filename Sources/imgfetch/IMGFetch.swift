@@ -16,6 +16,12 @@ struct IMGFetch: AsyncParsableCommand {
 
             ENVIRONMENT:
               IMGFETCH_CACHE_DIR  The cache directory if --cache-dir is not given.
+              IMGFETCH_CACHE_MAX_SIZE  The disk cache's size limit if --max-size is not
+                                  given (default 1G). A run never evicts what it loaded
+                                  itself; when its own loads exceed the limit it says so
+                                  once, and the next run or 'cache trim' brings it back.
+              IMGFETCH_SHARD      --shard for prefetch when the flag is not given (I/N or
+                                  auto).
               XDG_CACHE_HOME      Else the cache is $XDG_CACHE_HOME/imgfetch.
               HOME                Else the cache is ~/.cache/imgfetch.
               IMGFETCH_REMOTE_CACHE  The remote cache tier if --remote-cache is not given.

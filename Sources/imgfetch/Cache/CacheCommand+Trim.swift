@@ -11,7 +11,7 @@ extension CacheCommand {
             // Shorter than the generated one, which lists every option and runs past 80 columns.
             usage: "imgfetch cache trim [<options>]")
 
-        @Option(help: ArgumentHelp("Keep at most this many bytes (e.g. 500M, 2G); trims to half of it when over (default 1G).", valueName: "size"))
+        @Option(help: ArgumentHelp("Keep at most this many bytes (e.g. 500M, 2G); trims to half of it when over (default: $IMGFETCH_CACHE_MAX_SIZE, else 1G).", valueName: "size"))
         var maxSize: String?
         @Option(help: ArgumentHelp("Remove entries older than this (default 7d).", valueName: "duration"))
         var maxAge: String?
@@ -26,7 +26,7 @@ extension CacheCommand {
         func run() throws {
             Terminal.prepare()
             var configuration = DiskCacheConfiguration()
-            if let size = maxSize.flatMap(QuantityText.bytes) { configuration.maxSize = Int64(size) }
+            if let size = CacheSizeLimit.resolve(flag: maxSize) { configuration.maxSize = size }
             if let age = maxAge.flatMap(QuantityText.seconds) { configuration.maxAge = age }
             let cache = try location.openCache(configuration)
             let removed: DiskCache.Removal

@@ -9,6 +9,8 @@ struct LoadingSettings: Sendable {
     var remoteCache: String?
     /// `--remote-cache-mode`, when given (else the environment decides).
     var remoteCacheMode: RemoteCacheConfiguration.Mode?
+    /// `--max-size`, when given (else the environment decides).
+    var cacheMaxSize: String?
     var load = LoadOptions()
     var quiet = false
     var verbose = false
@@ -20,7 +22,7 @@ extension LoadingSettings {
     init(_ loader: LoaderOptions, _ output: OutputOptions, _ transform: TransformOptions? = nil) {
         self.init(
             cacheDir: loader.location.cacheDir, remoteCache: loader.remote.remoteCache, remoteCacheMode: loader.remote.remoteCacheMode,
-            load: loader.loadOptions, quiet: output.quiet, verbose: output.verbose)
+            cacheMaxSize: loader.maxSize, load: loader.loadOptions, quiet: output.quiet, verbose: output.verbose)
         load.transform = try? transform?.spec(maxPixels: loader.maxPixels)
     }
 
@@ -55,6 +57,6 @@ extension LoadingSettings {
     func makeLoader(concurrency: Int, memoryCostLimit: Int) throws -> ImageLoader {
         try LoaderOptions.makeLoader(
             cacheDir: cacheDir, remoteCache: remoteCache, remoteCacheMode: remoteCacheMode, verbose: verbose,
-            concurrency: concurrency, memoryCostLimit: memoryCostLimit)
+            cacheMaxSize: cacheMaxSize, concurrency: concurrency, memoryCostLimit: memoryCostLimit)
     }
 }

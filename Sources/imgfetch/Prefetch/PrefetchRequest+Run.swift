@@ -89,6 +89,7 @@ extension PrefetchRequest {
         summary.failed += rejectedLines.load(ordering: .relaxed)
         // Uploads to the remote tier run behind the loads; they finish before the summary.
         let remote = await loader.finishRemoteCache()
+        if summary.fetched + summary.fromRemote > 0, !settings.load.noDiskCache { CacheSizeLimit.warnIfOver(loader, display: display) }
         // The loads are done; the process exits without waiting for tasks that still hold the loader.
         loader.closeDiskCache()
         display.finish()
