@@ -6,6 +6,8 @@ public struct PrefetchSummary: Sendable, Equatable {
     public var fromRemote = 0
     /// Already in the memory or disk cache.
     public var alreadyCached = 0
+    /// Of `alreadyCached`, those the disk cache answered.
+    public var fromDisk = 0
     /// Not loaded: each one was reported with its error.
     public var failed = 0
     /// Bytes fetched from the network.
@@ -33,6 +35,7 @@ public struct PrefetchSummary: Sendable, Equatable {
             cachedBytes += Int64(image.byteCount)
         case .memory, .disk:
             alreadyCached += 1
+            if image.cacheType == .disk { fromDisk += 1 }
             cachedBytes += Int64(image.byteCount)
         }
     }

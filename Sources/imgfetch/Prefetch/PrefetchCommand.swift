@@ -47,6 +47,12 @@ struct PrefetchCommand: AsyncParsableCommand {
         valueName: "N|P%"))
     var maxFailures: String?
 
+    @Option(help: ArgumentHelp(
+        "When the run ends, write its counts to this file as one JSON object (loaded per cache type, failed by kind, bytes, "
+            + "the remote cache's counts and why it paused, the shard, elapsed time, exit status), for a job engine to collect.",
+        valueName: "file"))
+    var summaryJSON: String?
+
     @Flag(help: "Print JSON Lines on stdout, one object per URL as it finishes (the keys of 'get --json').")
     var json = false
 
@@ -58,6 +64,7 @@ struct PrefetchCommand: AsyncParsableCommand {
     var request: PrefetchRequest {
         PrefetchRequest(
             list: list, jobs: jobs, json: json, shard: shard, maxFailures: maxFailures.flatMap(FailureBudget.init(parsing:)),
+            summaryJSON: summaryJSON,
             settings: LoadingSettings(loaderOptions, outputOptions, transformOptions))
     }
 

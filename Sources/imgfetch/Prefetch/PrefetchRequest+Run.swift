@@ -106,13 +106,22 @@ extension PrefetchRequest {
                 Terminal.writeError(remote.text(tier: tier.description) + "\n")
             }
         }
-        if let signal { throw StopSignals.exitStatus(for: signal).exitCode }
-        // A closed stdout ended the run early: whatever failed or not, it did not finish.
-        if stdout.isClosed { throw ExitStatus.outputClosed.exitCode }
-        let status = failures.status(failed: summary.failed, total: summary.total)
+        var status = failures.status(failed: summary.failed, total: summary.total)
         if status != .success, let budget = maxFailures, budget.allows(failed: summary.failed, total: summary.total) {
             if !settings.quiet { Terminal.writeError("prefetch: \(summary.failed) failed, within --max-failures \(budget): exit 0\n") }
-            return
+            status = .success
+        }
+        // A closed stdout ended the run early: whatever failed or not, it did not finish.
+        if stdout.isClosed { status = .outputClosed }
+        if let signal { status = StopSignals.exitStatus(for: signal) }
+        if let summaryJSON {
+            let record = SummaryJSON(
+                list: listName, summary: summary, failures: failures.byStatus, shard: tally, remote: remote,
+                tier: loader.configuration.remoteCache?.location.description, exitStatus: status, stoppedBySignal: signal != nil)
+            do { try record.write(to: summaryJSON) } catch {
+                Terminal.writeError("imgfetch: cannot write the summary to '\(summaryJSON)': \(error)\n")
+                throw ExitStatus.fileError.exitCode
+            }
         }
         if status != .success { throw status.exitCode }
     }

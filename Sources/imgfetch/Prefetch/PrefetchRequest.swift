@@ -13,6 +13,8 @@ struct PrefetchRequest: Sendable {
     var shard: String?
     /// `--max-failures`: failures that still exit 0.
     var maxFailures: FailureBudget?
+    /// `--summary-json`: where to write the run's counts as JSON.
+    var summaryJSON: String?
     var settings = LoadingSettings()
 
     /// The rules `prefetch`'s own arguments must follow; the option groups check theirs.

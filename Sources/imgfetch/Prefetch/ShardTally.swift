@@ -4,7 +4,7 @@ import Synchronization
 /// Picks a shard's lines out of the list as it is read, counting the list's URLs and those taken.
 final class ShardTally: Sendable {
     let shard: PrefetchShard
-    private let listed = Atomic<Int>(0)
+    private let listedCount = Atomic<Int>(0)
     private let taken = Atomic<Int>(0)
 
     init(shard: PrefetchShard) {
@@ -13,7 +13,7 @@ final class ShardTally: Sendable {
 
     /// Whether the list line `url` is this shard's, counted.
     func takes(_ url: String) -> Bool {
-        listed.add(1, ordering: .relaxed)
+        listedCount.add(1, ordering: .relaxed)
         guard shard.contains(url) else { return false }
         taken.add(1, ordering: .relaxed)
         return true
@@ -24,8 +24,11 @@ final class ShardTally: Sendable {
         shard.contains(bytes: line.shardBytes)
     }
 
+    /// URLs of the list seen so far.
+    var listed: Int { listedCount.load(ordering: .relaxed) }
+
     /// `shard 1/4 took 250 of the list's 1000 URLs`
     var text: String {
-        "shard \(shard) took \(taken.load(ordering: .relaxed)) of the list's \(listed.load(ordering: .relaxed)) URLs"
+        "shard \(shard) took \(taken.load(ordering: .relaxed)) of the list's \(listed) URLs"
     }
 }
