@@ -11,7 +11,8 @@ import Synchronization
 ///
 /// Uploads wait in a backlog that `uploaders` tasks drain, held to `uploadBudget` bytes (see
 /// `RemoteUploadBacklog`). A load waits for room only while uploads keep up (writes neither
-/// paused nor refused, PUTs not far slower than origin fetches); otherwise an upload that finds the backlog full is
+/// paused nor refused, PUTs not far slower than origin fetches, reads not skipping the tier as
+/// slow); otherwise an upload that finds the backlog full is
 /// dropped and counted, so uploads never hold up the results of a struggling tier. `finish()`
 /// waits for the backlog to drain, or, with such a tier, only for the uploads under way. The tier's downloader admits every fetch and upload at once
 /// (see `init`): none of them ever waits behind another for a slot, so the loads in flight when

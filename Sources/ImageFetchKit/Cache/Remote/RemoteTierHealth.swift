@@ -151,9 +151,12 @@ final class RemoteTierHealth: Sendable {
     }
 
     /// Whether uploads keep up well enough that a load may wait for room in the backlog: not
-    /// while writes are paused or refused, or take far longer than the origin's fetches.
+    /// while writes are paused or refused, or take far longer than the origin's fetches, nor
+    /// while reads skip the tier as too slow (its loads would then wait on it all the same).
     var uploadsMayHoldLoads: Bool {
-        state.withLock { $0.writes.isClosed && !$0.speed.writesAreSlow && $0.readOnlyReason == nil }
+        state.withLock { state in
+            state.writes.isClosed && !state.speed.writesAreSlow && state.readOnlyReason == nil && state.speed.skippingUntil == nil
+        }
     }
 
     func countRetry() {
