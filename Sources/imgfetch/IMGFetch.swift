@@ -31,8 +31,13 @@ struct IMGFetch: AsyncParsableCommand {
               AWS_ACCESS_KEY_ID   The key that signs s3:// remote cache requests (SigV4).
               AWS_SECRET_ACCESS_KEY  Its secret.
               AWS_SESSION_TOKEN   Its session token, for temporary credentials.
-              AWS_REGION          The S3 region (else AWS_DEFAULT_REGION, else us-east-1).
+              AWS_REGION          The S3 region (else AWS_DEFAULT_REGION, else the
+                                  profile's region, else us-east-1).
               AWS_ENDPOINT_URL    An S3-compatible store instead of AWS (path-style).
+              AWS_PROFILE         Without the key variables: the profile whose keys (and
+                                  region) ~/.aws/credentials and ~/.aws/config give
+                                  (default: default; AWS_SHARED_CREDENTIALS_FILE and
+                                  AWS_CONFIG_FILE move the files).
               NO_COLOR            If set and not empty: a progress line without colour.
               https_proxy         Proxies are used as curl uses them (also http_proxy,
                                   all_proxy, no_proxy).

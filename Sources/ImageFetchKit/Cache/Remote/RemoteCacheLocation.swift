@@ -50,13 +50,24 @@ public enum RemoteCacheLocation: Sendable, Equatable, CustomStringConvertible {
                 }
                 endpoint = url
             }
+            // The credential chain as the AWS CLI walks it: the variables, then the profile's
+            // shared files; none at all sends unsigned requests (a public bucket).
             var credentials: DownloadRequest.Credentials?
+            var sessionToken = value("AWS_SESSION_TOKEN")
+            let shared = AWSSharedFiles(environment: environment)
             switch (value("AWS_ACCESS_KEY_ID"), value("AWS_SECRET_ACCESS_KEY")) {
             case (let key?, let secret?): credentials = DownloadRequest.Credentials(user: key, password: secret)
-            case (nil, nil): credentials = nil
+            case (nil, nil):
+                if shared.isNamed, !shared.hasProfile {
+                    throw ParseError(description: "The AWS profile '\(shared.profile)' (AWS_PROFILE) is in neither ~/.aws/credentials nor ~/.aws/config.", comesFromEnvironment: true)
+                }
+                if let keys = try shared.keys() {
+                    credentials = DownloadRequest.Credentials(user: keys.key, password: keys.secret)
+                    sessionToken = keys.token
+                }
             default: throw ParseError(description: "Set both AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY for the remote cache, or neither.", comesFromEnvironment: true)
             }
-            let region = value("AWS_REGION") ?? value("AWS_DEFAULT_REGION") ?? "us-east-1"
+            let region = value("AWS_REGION") ?? value("AWS_DEFAULT_REGION") ?? shared.region ?? "us-east-1"
             // S3's bucket naming rules; they also keep the bucket a valid host name and path part.
             let allowed = Set("abcdefghijklmnopqrstuvwxyz0123456789.-")
             guard (3...63).contains(bucket.count), bucket.allSatisfy(allowed.contains),
@@ -66,7 +77,7 @@ public enum RemoteCacheLocation: Sendable, Equatable, CustomStringConvertible {
             }
             self = .s3(S3Location(
                 bucket: bucket, prefix: prefix, region: region, endpoint: endpoint, credentials: credentials,
-                sessionToken: value("AWS_SESSION_TOKEN"), bucketURL: bucketURL))
+                sessionToken: sessionToken, bucketURL: bucketURL))
             return
         }
         guard var components = URLComponents(string: text), ["http", "https"].contains(components.scheme?.lowercased() ?? ""),

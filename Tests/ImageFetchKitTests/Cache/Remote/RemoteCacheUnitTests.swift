@@ -39,6 +39,23 @@ final class RemoteCacheUnitTests: XCTestCase {
         XCTAssertEqual(PrefetchShard.shard(of: Array("abc".utf8), count: 1000), Int(UInt64(0xba7816bf8f01cfea) % 1000))
     }
 
+    func testTheSharedFilesAreReadAsTheAWSCLIReadsThem() {
+        let sections = AWSSharedFiles.parse("""
+            # comment
+            [default]
+            aws_access_key_id=AKIA1
+            AWS_Secret_Access_Key = s1 ; not a comment here
+            [profile  ci]
+            region = eu-west-3
+            s3 =
+              addressing_style = path
+            """)
+        XCTAssertEqual(sections["default"]?["aws_access_key_id"], "AKIA1")
+        XCTAssertEqual(sections["default"]?["aws_secret_access_key"], "s1 ; not a comment here")
+        XCTAssertEqual(sections["profile ci"]?["region"], "eu-west-3")
+        XCTAssertNil(sections["profile ci"]?["addressing_style"], "nested settings are not the profile's own")
+    }
+
     func testShardAutoReadsSlurmAndKubernetesVariables() throws {
         func shard(_ variables: [String: String]) throws(PrefetchShard.EngineError) -> String {
             try PrefetchShard.fromEngine(environment: { variables[$0] }).description
