@@ -5,9 +5,11 @@
 # worker fetching from the origin nginx directly (no tier), several rounds in alternating order.
 # Targets: origin requests across the 4 workers exactly the corpus count; the fresh worker from
 # the tier <= 1.2x the fresh worker from the origin (the tier costs almost nothing).
-# Then the tier behind the tests' fault-injecting proxy (Tests/Server/faultproxy.py): a fresh
-# worker with 2 % of tier requests answered 500 gets >= 95 % of the objects from the tier in
-# <= 1.2x the origin's time; with the tier 10x slower than the origin, <= 1.2x the origin's time.
+# Then faults: a fresh worker with 2 % of tier requests answered 500 (a second nginx serving the
+# same WebDAV folder, failing requests at random with split_clients: a Python proxy could not
+# pass 280 MB a second) gets >= 95 % of the objects from the tier in <= 1.2x the origin's time;
+# with the tier 10x slower than the origin (the tests' fault-injecting proxy,
+# Tests/Server/faultproxy.py, adding the delay), <= 1.2x the origin's time.
 # shellcheck source=lib/common.sh
 source "$(dirname "$0")/lib/common.sh"
 # shellcheck source=lib/nginx.sh
@@ -95,18 +97,23 @@ bench_row "$scenario" "fresh worker from the tier ($tier_origin origin requests)
   "$(bench_seconds "$from_tier")" "$(bench_seconds "$from_origin")" "${ratio}×" "≤ 1.20×, 0 origin requests" "$verdict"
 
 # --- the tier behind the fault-injecting proxy ---
-# proxy_start ARGS...: the proxy in front of nginx, on a port of its own; sets PROXY_TIER.
+# proxy_start ARGS...: the proxy in front of nginx, on a port of its own; sets PROXY_TIER. Its
+# standard input is a FIFO this script holds open: the proxy exits when proxy_stop closes it.
 proxy_start() {
-  local out="$BENCH_OUT/logs/faultproxy.port"
+  local out="$BENCH_OUT/logs/faultproxy.port" fifo="$BENCH_OUT/logs/faultproxy.fifo"
   : >"$out"
-  python3 "$BENCH_ROOT/Tests/Server/faultproxy.py" "${NGINX_URL##*:}" "$@" < <(sleep 86400) >"$out" 2>>"$BENCH_LOG" &
-  local pid=$!
-  bench_on_exit "kill $pid 2>/dev/null"
-  PROXY_PID=$pid
+  rm -f "$fifo" && mkfifo "$fifo"
+  python3 "$BENCH_ROOT/Tests/Server/faultproxy.py" "${NGINX_URL##*:}" "$@" <"$fifo" >"$out" 2>>"$BENCH_LOG" &
+  PROXY_PID=$!
+  exec {PROXY_FD}>"$fifo"
+  bench_on_exit "kill $PROXY_PID 2>/dev/null"
   for _ in $(seq 200); do grep -q '^PORT ' "$out" && break; sleep 0.05; done
   PROXY_TIER="http://127.0.0.1:$(awk '{ print $2 }' "$out")/dav/bench"
 }
-proxy_stop() { kill "$PROXY_PID" 2>/dev/null; wait "$PROXY_PID" 2>/dev/null || true; }
+proxy_stop() {
+  if [ -n "${PROXY_FD:-}" ]; then exec {PROXY_FD}>&-; PROXY_FD=""; else kill "$PROXY_PID" 2>/dev/null; fi
+  wait "$PROXY_PID" 2>/dev/null || true
+}
 # A fresh worker through the proxy; its --summary-json in $BENCH_OUT/logs/remote-proxy.json.
 fresh_through_proxy() {
   "$IMGFETCH_BIN" prefetch "$list" -j "$BENCH_CONCURRENCY" --remote-cache "$PROXY_TIER" \
@@ -119,7 +126,45 @@ if ! grep -q -- --summary-json <<<"$help"; then
   exit 0
 fi
 
-proxy_start --fail-every 50
+# faulty_nginx_start PERCENT: a second nginx on the same WebDAV folder that answers PERCENT % of
+# requests 500, chosen at random per request; sets PROXY_TIER and PROXY_PID.
+faulty_nginx_start() {
+  local prefix="$BENCH_OUT/nginx-faults" port user_line=""
+  mkdir -p "$prefix/tmp"
+  port="$(bench_free_port)"
+  [ "$(id -u)" -ne 0 ] || user_line="user root;"
+  cat >"$prefix/nginx.conf" <<EOF
+$user_line
+daemon off;
+worker_processes auto;
+pid $prefix/nginx.pid;
+error_log $prefix/error.log warn;
+events { worker_connections 4096; }
+http {
+  access_log off;
+  keepalive_requests 1000000;
+  client_body_temp_path $prefix/tmp/body;
+  split_clients "\${request_id}" \$fault { $1% 1; * ""; }
+  server {
+    listen 127.0.0.1:$port;
+    location /dav/ {
+      if (\$fault) { return 500; }
+      alias $BENCH_OUT/nginx/dav/;
+      dav_methods PUT DELETE;
+      create_full_put_path on;
+      client_max_body_size 0;
+    }
+  }
+}
+EOF
+  nginx -p "$prefix" -c "$prefix/nginx.conf" -e "$prefix/error.log" &
+  PROXY_PID=$!
+  bench_on_exit "kill $PROXY_PID 2>/dev/null"
+  for _ in $(seq 200); do [ "$(curl -s -o /dev/null -w '%{http_code}' "http://127.0.0.1:$port/")" != 000 ] && break; sleep 0.05; done
+  PROXY_TIER="http://127.0.0.1:$port/dav/bench"
+}
+
+faulty_nginx_start 2
 times=() fractions=()
 for ((round = 1; round <= rounds; round++)); do
   if bench_time t fresh_through_proxy; then

@@ -50,13 +50,15 @@ final class RemoteTierHealthTests: XCTestCase {
         XCTAssertEqual(rule.decide(at: start + .seconds(11)), .read)
     }
 
-    func testTwoFastServersAreNeverCalledSlow() {
-        var rule = RemoteSpeedRule(retestAfter: .seconds(5))
-        for _ in 0..<8 {
-            XCTAssertNil(rule.recordOriginFetch(.milliseconds(2), at: start))
-            XCTAssertNil(rule.recordTierRead(.milliseconds(15), wasTest: false, at: start))
+    func testTwoFastServersAreNeverCalledSlowNorABusyTierWithinFourTimesTheOrigin() {
+        for (tier, origin) in [(15, 2), (60, 15), (90, 10), (150, 40)] {
+            var rule = RemoteSpeedRule(retestAfter: .seconds(5))
+            for _ in 0..<8 {
+                XCTAssertNil(rule.recordOriginFetch(.milliseconds(origin), at: start))
+                XCTAssertNil(rule.recordTierRead(.milliseconds(tier), wasTest: false, at: start), "\(tier) against \(origin)")
+            }
+            XCTAssertEqual(rule.decide(at: start), .read)
         }
-        XCTAssertEqual(rule.decide(at: start), .read)
     }
 
     func testASlowTierWithNoOriginFetchesToCompareSendsTheNextLoadsToTheOrigin() {
