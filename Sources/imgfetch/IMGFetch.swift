@@ -17,14 +17,28 @@ struct IMGFetch: AsyncParsableCommand {
 
             ENVIRONMENT:
               IMGFETCH_CACHE_DIR  The cache directory if --cache-dir is not given.
+              IMGFETCH_CACHE_MAX_SIZE  The disk cache's size limit if --max-size is not
+                                  given (default 1G). A run never evicts what it loaded
+                                  itself; when its own loads exceed the limit it says so
+                                  once, and the next run or 'cache trim' brings it back.
+              IMGFETCH_SHARD      --shard for prefetch when the flag is not given (I/N or
+                                  auto).
               XDG_CACHE_HOME      Else the cache is $XDG_CACHE_HOME/imgfetch.
               HOME                Else the cache is ~/.cache/imgfetch.
               IMGFETCH_REMOTE_CACHE  The remote cache tier if --remote-cache is not given.
+              IMGFETCH_REMOTE_CACHE_MODE  read or read-write, if --remote-cache-mode is not
+                                  given. A bad tier setting from the environment is a
+                                  warning and a run without the tier.
               AWS_ACCESS_KEY_ID   The key that signs s3:// remote cache requests (SigV4).
               AWS_SECRET_ACCESS_KEY  Its secret.
               AWS_SESSION_TOKEN   Its session token, for temporary credentials.
-              AWS_REGION          The S3 region (else AWS_DEFAULT_REGION, else us-east-1).
+              AWS_REGION          The S3 region (else AWS_DEFAULT_REGION, else the
+                                  profile's region, else us-east-1).
               AWS_ENDPOINT_URL    An S3-compatible store instead of AWS (path-style).
+              AWS_PROFILE         Without the key variables: the profile whose keys (and
+                                  region) ~/.aws/credentials and ~/.aws/config give
+                                  (default: default; AWS_SHARED_CREDENTIALS_FILE and
+                                  AWS_CONFIG_FILE move the files).
               NO_COLOR            If set and not empty: a progress line without colour.
               https_proxy         Proxies are used as curl uses them (also http_proxy,
                                   all_proxy, no_proxy).

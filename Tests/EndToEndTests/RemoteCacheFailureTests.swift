@@ -16,7 +16,7 @@ final class RemoteCacheFailureTests: RemoteCacheTestCase {
         XCTAssertEqual(try jsonObjects(result.stdout).compactMap { $0["cache"] as? String }, Array(repeating: "network", count: 8))
         XCTAssertEqual(try originRequests(), 8)
         XCTAssertEqual(warnings(result).count, 1, result.stderr)
-        XCTAssertTrue(warnings(result)[0].contains("is not used for the rest of this run: Could not connect"), result.stderr)
+        XCTAssertTrue(warnings(result)[0].contains("is failing (Could not connect to the server"), result.stderr)
         XCTAssertTrue(result.stderr.contains("0 uploaded, 8 not uploaded"), result.stderr)
     }
 
@@ -34,6 +34,7 @@ final class RemoteCacheFailureTests: RemoteCacheTestCase {
         XCTAssertEqual(try originRequests(), 12)
         XCTAssertEqual(warnings(result).count, 1, result.stderr)
         XCTAssertTrue(warnings(result)[0].contains("timed out"), result.stderr)
+        XCTAssertTrue(result.stderr.contains("reads paused 1 time (The transfer timed out"), result.stderr)
         XCTAssertGreaterThanOrEqual(elapsed, .milliseconds(2900), "the first loads waited for the tier's 3 s timeout")
         XCTAssertLessThan(elapsed, .milliseconds(5000), "only the first loads paid the timeout, together")
     }

@@ -213,14 +213,49 @@ final class RemoteCacheTests: RemoteCacheTestCase {
         XCTAssertTrue(listing.stdout.contains("ann:***@"), listing.stdout)
     }
 
-    func testAMalformedRemoteCacheSettingExitsTwo() throws {
+    func testAMalformedRemoteCacheFlagExitsTwoAndTheSameFromTheEnvironmentIsAWarning() throws {
         let list = try writeList(distinctURLs(1))
         for value in ["ftp://host/x", "not a url", "s3://", "http://host/x?q=1"] {
             XCTAssertEqual(try imgfetch(["prefetch", "--remote-cache", value, list]).status, 2, value)
-            let quick = try imgfetch(["prefetch", list], environment: ["IMGFETCH_REMOTE_CACHE": value])
-            XCTAssertEqual(quick.status, 2, "\(value) from the environment: \(quick.stderr)")
+            let fromEnvironment = try imgfetch(["prefetch", list], environment: ["IMGFETCH_REMOTE_CACHE": value])
+            XCTAssertEqual(fromEnvironment.status, 0, "\(value) from the environment: \(fromEnvironment.stderr)")
+            XCTAssertTrue(fromEnvironment.stderr.hasPrefix("imgfetch: warning: IMGFETCH_REMOTE_CACHE: "), fromEnvironment.stderr)
+            XCTAssertTrue(fromEnvironment.stderr.contains("This run goes without the remote cache."), fromEnvironment.stderr)
         }
         XCTAssertEqual(try imgfetch(["prefetch", "--remote-cache-mode", "write", list]).status, 2)
-        XCTAssertEqual(try originRequests(), 0)
+        XCTAssertEqual(try originRequests(), 1, "the runs without the tier loaded the URL once, then from the disk cache")
+    }
+
+    func testAGetOfACachedImageSucceedsWhateverTheEnvironmentsTierSettingsSay() throws {
+        XCTAssertEqual(try worker("w", ["get", url("/baseline.jpg")]).status, 0)
+        let settings: [[String: String]] = [
+            ["IMGFETCH_REMOTE_CACHE": "s3://images/x", "AWS_ACCESS_KEY_ID": "only-the-key"],
+            ["IMGFETCH_REMOTE_CACHE": "ftp://nowhere/x"],
+            ["IMGFETCH_REMOTE_CACHE": "http://127.0.0.1:9/x", "IMGFETCH_REMOTE_CACHE_MODE": "write"],
+        ]
+        for environment in settings {
+            let hit = try worker("w", ["get", url("/baseline.jpg")], environment: environment)
+            XCTAssertEqual(hit.status, 0, "\(environment): \(hit.stderr)")
+            XCTAssertTrue(hit.stdout.hasSuffix(".jpg\n"), hit.stdout)
+        }
+        let flag = try worker("w", ["get", "--remote-cache", "s3://images/x", url("/baseline.jpg")], environment: ["AWS_ACCESS_KEY_ID": "only-the-key"])
+        XCTAssertEqual(flag.status, 0, "the flag's own text is fine; the environment's half key is a warning: \(flag.stderr)")
+        XCTAssertTrue(flag.stderr.contains("Set both AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY"), flag.stderr)
+    }
+
+    func testTheModeVariableMakesARunReadOnlyAndTheFlagOverridesIt() throws {
+        let nginx = try startNginx()
+        let tier = nginx.davURL.absoluteString
+        let list = try writeList(distinctURLs(4))
+
+        let readOnly = try worker("r", ["prefetch", "--remote-cache", tier, list], environment: ["IMGFETCH_REMOTE_CACHE_MODE": "read"])
+        XCTAssertEqual(readOnly.status, 0, readOnly.stderr)
+        XCTAssertEqual(try nginx.requests("PUT"), [])
+        XCTAssertEqual(nginx.storedObjects(), [])
+
+        let overridden = try worker("w", ["prefetch", "--remote-cache", tier, "--remote-cache-mode", "read-write", list],
+                                    environment: ["IMGFETCH_REMOTE_CACHE_MODE": "read"])
+        XCTAssertEqual(overridden.status, 0, overridden.stderr)
+        XCTAssertEqual(nginx.storedObjects().count, 4)
     }
 }

@@ -58,8 +58,52 @@ final class S3RemoteCacheTests: RemoteCacheTestCase {
         XCTAssertEqual(try jsonObjects(result.stdout).compactMap { $0["cache"] as? String }, Array(repeating: "network", count: 5))
         XCTAssertEqual(try originRequests(), 5)
         XCTAssertEqual(warnings(result).count, 1, result.stderr)
-        XCTAssertTrue(warnings(result)[0].contains("HTTP 403. Check AWS_ACCESS_KEY_ID, AWS_SECRET_ACCESS_KEY and AWS_REGION."), result.stderr)
+        XCTAssertTrue(warnings(result)[0].contains("HTTP 403. Check AWS_ACCESS_KEY_ID, AWS_SECRET_ACCESS_KEY and AWS_REGION"), result.stderr)
         XCTAssertFalse(result.stderr.contains("not-the-secret-key"))
         XCTAssertEqual(try s3.objectKeys(), [], "nothing was written with the wrong secret")
+    }
+}
+
+/// The credential chain's second link: the profile in the AWS CLI's shared files.
+final class S3SharedProfileTests: RemoteCacheTestCase {
+    func testAProfileInTheSharedFilesSignsTheRequestsAndGivesTheRegion() throws {
+        let s3: MotoS3Server
+        do { s3 = try MotoS3Server.start(bucket: "images", checkingSignatures: true) } catch let error as MotoS3Server.Unavailable {
+            throw XCTSkip(error.description)
+        }
+        let home = directory.path("home")
+        try FileManager.default.createDirectory(at: home.appendingPathComponent(".aws"), withIntermediateDirectories: true)
+        try Data("""
+            [default]
+            aws_access_key_id = wrong-default
+            aws_secret_access_key = wrong-default
+
+            [ci]
+            aws_access_key_id = \(s3.accessKey)
+            aws_secret_access_key = \(s3.secretKey)
+            """.utf8).write(to: home.appendingPathComponent(".aws/credentials"))
+        try Data("[profile ci]\nregion = us-east-1\n".utf8).write(to: home.appendingPathComponent(".aws/config"))
+        let list = try writeList(distinctURLs(3))
+        let base = ["HOME": home.path, "AWS_ENDPOINT_URL": s3.endpoint.absoluteString]
+
+        let profiled = try worker("a", ["prefetch", "--remote-cache", "s3://images/p", list], environment: base.merging(["AWS_PROFILE": "ci"]) { $1 })
+        XCTAssertEqual(profiled.status, 0, profiled.stderr)
+        XCTAssertEqual(warnings(profiled), [], profiled.stderr)
+        XCTAssertEqual(try s3.objectKeys().count, 3, "the profile's keys signed the uploads")
+
+        let byDefault = try worker("b", ["prefetch", "--remote-cache", "s3://images/q", list], environment: base)
+        XCTAssertEqual(warnings(byDefault).count, 1, "the default profile's wrong keys are refused: \(byDefault.stderr)")
+        XCTAssertEqual(try s3.objectKeys().count, 3)
+
+        let variablesFirst = try worker("c", ["prefetch", "--remote-cache", "s3://images/r", list], environment: base.merging([
+            "AWS_PROFILE": "default", "AWS_ACCESS_KEY_ID": s3.accessKey, "AWS_SECRET_ACCESS_KEY": s3.secretKey,
+        ]) { $1 })
+        XCTAssertEqual(warnings(variablesFirst), [], "the variables come before the profile: \(variablesFirst.stderr)")
+        XCTAssertEqual(try s3.objectKeys().count, 6)
+
+        let missing = try worker("d", ["prefetch", "--remote-cache", "s3://images/s", list], environment: base.merging(["AWS_PROFILE": "nope"]) { $1 })
+        XCTAssertEqual(missing.status, 0, missing.stderr)
+        XCTAssertTrue(missing.stderr.contains("The AWS profile 'nope' (AWS_PROFILE) is in neither"), missing.stderr)
+        XCTAssertTrue(missing.stderr.contains("This run goes without the remote cache."), missing.stderr)
     }
 }

@@ -5,6 +5,11 @@
 # worker fetching from the origin nginx directly (no tier), several rounds in alternating order.
 # Targets: origin requests across the 4 workers exactly the corpus count; the fresh worker from
 # the tier <= 1.2x the fresh worker from the origin (the tier costs almost nothing).
+# Then faults: a fresh worker with 2 % of tier requests answered 500 (a second nginx serving the
+# same WebDAV folder, failing requests at random with split_clients: a Python proxy could not
+# pass 280 MB a second) gets >= 95 % of the objects from the tier in <= 1.2x the origin's time;
+# with the tier 10x slower than the origin (the tests' fault-injecting proxy,
+# Tests/Server/faultproxy.py, adding the delay), <= 1.2x the origin's time.
 # shellcheck source=lib/common.sh
 source "$(dirname "$0")/lib/common.sh"
 # shellcheck source=lib/nginx.sh
@@ -90,3 +95,110 @@ verdict="$(bench_verdict "$ratio" le 1.2)"
 [ "$tier_origin" -eq 0 ] || verdict=FAIL
 bench_row "$scenario" "fresh worker from the tier ($tier_origin origin requests) vs from the origin, median of $rounds" \
   "$(bench_seconds "$from_tier")" "$(bench_seconds "$from_origin")" "${ratio}×" "≤ 1.20×, 0 origin requests" "$verdict"
+
+# --- the tier behind the fault-injecting proxy ---
+# proxy_start ARGS...: the proxy in front of nginx, on a port of its own; sets PROXY_TIER. Its
+# standard input is a FIFO this script holds open: the proxy exits when proxy_stop closes it.
+proxy_start() {
+  local out="$BENCH_OUT/logs/faultproxy.port" fifo="$BENCH_OUT/logs/faultproxy.fifo"
+  : >"$out"
+  rm -f "$fifo" && mkfifo "$fifo"
+  python3 "$BENCH_ROOT/Tests/Server/faultproxy.py" "${NGINX_URL##*:}" "$@" <"$fifo" >"$out" 2>>"$BENCH_LOG" &
+  PROXY_PID=$!
+  exec {PROXY_FD}>"$fifo"
+  bench_on_exit "kill $PROXY_PID 2>/dev/null"
+  for _ in $(seq 200); do grep -q '^PORT ' "$out" && break; sleep 0.05; done
+  PROXY_TIER="http://127.0.0.1:$(awk '{ print $2 }' "$out")/dav/bench"
+}
+proxy_stop() {
+  if [ -n "${PROXY_FD:-}" ]; then exec {PROXY_FD}>&-; PROXY_FD=""; else kill "$PROXY_PID" 2>/dev/null; fi
+  wait "$PROXY_PID" 2>/dev/null || true
+}
+# A fresh worker through the proxy; its --summary-json in $BENCH_OUT/logs/remote-proxy.json.
+fresh_through_proxy() {
+  "$IMGFETCH_BIN" prefetch "$list" -j "$BENCH_CONCURRENCY" --remote-cache "$PROXY_TIER" \
+    --cache-dir "$(bench_fresh_dir remote-proxy)" --summary-json "$BENCH_OUT/logs/remote-proxy.json"
+}
+from_tier_count() { python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["loaded"]["remote"])' "$BENCH_OUT/logs/remote-proxy.json"; }
+
+if ! grep -q -- --summary-json <<<"$help"; then
+  bench_skip "$scenario" "fresh worker, 2 % of tier requests failing" "imgfetch prefetch --summary-json not available"
+  exit 0
+fi
+
+# faulty_nginx_start PERCENT: a second nginx on the same WebDAV folder that answers PERCENT % of
+# requests 500, chosen at random per request; sets PROXY_TIER and PROXY_PID.
+faulty_nginx_start() {
+  local prefix="$BENCH_OUT/nginx-faults" port user_line=""
+  mkdir -p "$prefix/tmp"
+  port="$(bench_free_port)"
+  [ "$(id -u)" -ne 0 ] || user_line="user root;"
+  cat >"$prefix/nginx.conf" <<EOF
+$user_line
+daemon off;
+worker_processes auto;
+pid $prefix/nginx.pid;
+error_log $prefix/error.log warn;
+events { worker_connections 4096; }
+http {
+  access_log off;
+  keepalive_requests 1000000;
+  client_body_temp_path $prefix/tmp/body;
+  split_clients "\${request_id}" \$fault { $1% 1; * ""; }
+  server {
+    listen 127.0.0.1:$port;
+    location /dav/ {
+      if (\$fault) { return 500; }
+      alias $BENCH_OUT/nginx/dav/;
+      dav_methods PUT DELETE;
+      create_full_put_path on;
+      client_max_body_size 0;
+    }
+  }
+}
+EOF
+  nginx -p "$prefix" -c "$prefix/nginx.conf" -e "$prefix/error.log" &
+  PROXY_PID=$!
+  bench_on_exit "kill $PROXY_PID 2>/dev/null"
+  for _ in $(seq 200); do [ "$(curl -s -o /dev/null -w '%{http_code}' "http://127.0.0.1:$port/")" != 000 ] && break; sleep 0.05; done
+  PROXY_TIER="http://127.0.0.1:$port/dav/bench"
+}
+
+faulty_nginx_start 2
+times=() fractions=()
+for ((round = 1; round <= rounds; round++)); do
+  if bench_time t fresh_through_proxy; then
+    times+=("$t")
+    fractions+=("$(awk -v n="$(from_tier_count)" -v c="$count" 'BEGIN { printf "%.3f", n / c }')")
+    log "round $round: 2 % failing: $t s, ${fractions[-1]} from the tier"
+  fi
+done
+proxy_stop
+if [ "${#times[@]}" -eq 0 ]; then
+  bench_skip "$scenario" "fresh worker, 2 % of tier requests failing" "a run failed (see $BENCH_LOG)"
+else
+  failing="$(bench_median "${times[@]}")"
+  fraction="$(printf '%s\n' "${fractions[@]}" | sort -g | head -1)"
+  ratio="$(bench_ratio "$failing" "$from_origin")"
+  verdict="$(bench_verdict "$ratio" le 1.2)"
+  [ "$(bench_verdict "$fraction" ge 0.95)" = PASS ] || verdict=FAIL
+  bench_row "$scenario" "fresh worker, 2 % of tier requests answered 500 (least from the tier: $fraction) vs from the origin, median of ${#times[@]}" \
+    "$(bench_seconds "$failing")" "$(bench_seconds "$from_origin")" "${ratio}×" "≤ 1.20×, ≥ 0.95 from the tier" "$verdict"
+fi
+
+# 10x the origin's time per request: its wall time over the requests, times the loads in flight.
+delay_ms="$(awk -v t="$from_origin" -v c="$count" -v j="$BENCH_CONCURRENCY" 'BEGIN { printf "%d", 10 * 1000 * t * j / c + 0.5 }')"
+proxy_start --delay-ms "$delay_ms"
+times=()
+for ((round = 1; round <= rounds; round++)); do
+  bench_time t fresh_through_proxy && times+=("$t") && log "round $round: tier $delay_ms ms slow: $t s, $(from_tier_count) from the tier"
+done
+proxy_stop
+if [ "${#times[@]}" -eq 0 ]; then
+  bench_skip "$scenario" "fresh worker, the tier 10× slower than the origin" "a run failed (see $BENCH_LOG)"
+else
+  slow="$(bench_median "${times[@]}")"
+  ratio="$(bench_ratio "$slow" "$from_origin")"
+  bench_row "$scenario" "fresh worker, the tier 10× slower than the origin ($delay_ms ms a request) vs from the origin, median of ${#times[@]}" \
+    "$(bench_seconds "$slow")" "$(bench_seconds "$from_origin")" "${ratio}×" "≤ 1.20×" "$(bench_verdict "$ratio" le 1.2)"
+fi

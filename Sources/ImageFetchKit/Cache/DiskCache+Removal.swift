@@ -81,20 +81,27 @@ extension DiskCache {
 
     /// Removes expired entries, then least recently used ones, until the total is at most
     /// `target` bytes, never touching `spared` (the entry a store just wrote, whose path the caller
-    /// is about to hand out). Each batch's victims are chosen and deleted in one transaction that
-    /// first reads the total, so processes evicting at once never both count the same bytes.
+    /// is about to hand out) nor, with `sparingRun`, any entry used since the run began
+    /// (`DiskCacheConfiguration.runStartedAt`): a run never evicts its own loads. Each batch's
+    /// victims are chosen and deleted in one transaction that first reads the total, so processes
+    /// evicting at once never both count the same bytes.
     @discardableResult
-    func evict(toBytes target: Int64, sparing spared: CacheKey? = nil) throws(Error) -> Removal {
+    func evict(toBytes target: Int64, sparing spared: CacheKey? = nil, sparingRun: Bool = false) throws(Error) -> Removal {
         let sparedKey = spared?.rawValue ?? ""
+        // Uses recorded in stamps reach the index first, so the run's hits count as uses.
         try catchUpOnStampedUses()
-        return try withRemovalPageCache { () throws(Error) -> Removal in try evictInBatches(toBytes: target, sparing: sparedKey) }
+        let usedSince = sparingRun
+            ? configuration.runStartedAt.map { $0.timeIntervalSince1970 - configuration.lastUsedResolution } ?? .infinity : .infinity
+        return try withRemovalPageCache { () throws(Error) -> Removal in
+            try evictInBatches(toBytes: target, sparing: sparedKey, usedSince: usedSince)
+        }
     }
 
-    private func evictInBatches(toBytes target: Int64, sparing sparedKey: String) throws(Error) -> Removal {
+    private func evictInBatches(toBytes target: Int64, sparing sparedKey: String, usedSince: Double) throws(Error) -> Removal {
         let now = configuration.currentDate().timeIntervalSince1970
         var removal = try removeRows(
-            "evicting expired entries", where: "(expires_at <= ? OR fetched_at <= ?) AND key != ?",
-            [.real(now), .real(now - configuration.maxAge), .text(sparedKey)])
+            "evicting expired entries", where: "(expires_at <= ? OR fetched_at <= ?) AND key != ? AND last_used_at < ?",
+            [.real(now), .real(now - configuration.maxAge), .text(sparedKey), .real(usedSince)])
         while true {
             let (batch, files, isLast) = try withIndex("evicting to \(target) bytes") { database -> (Removal, [String], Bool) in
                 try database.writeTransaction { () throws -> (Removal, [String], Bool) in
@@ -110,11 +117,11 @@ extension DiskCache {
                         SELECT key, file, bytes FROM (
                             SELECT key, file, bytes,
                                 SUM(bytes) OVER (ORDER BY last_used_at, key ROWS UNBOUNDED PRECEDING) AS freed
-                            FROM (SELECT key, file, bytes, last_used_at FROM entries WHERE key != ?
+                            FROM (SELECT key, file, bytes, last_used_at FROM entries WHERE key != ? AND last_used_at < ?
                                   ORDER BY last_used_at, key LIMIT ?))
                         WHERE freed - bytes < ?
                         """,
-                        [.text(sparedKey), .integer(Int64(Self.removalBatch)), .integer(total - target)]
+                        [.text(sparedKey), .real(usedSince), .integer(Int64(Self.removalBatch)), .integer(total - target)]
                     ) { row in
                         victims.append(row.text(0) ?? "")
                         files.append(row.text(1) ?? "")

@@ -38,6 +38,9 @@ public final class DiskCache: Sendable {
     let index: Mutex<SQLiteDatabase?>
     let keyLocks: KeyLockFile
     private let openedPublisher = Mutex<IndexPublisher?>(nil)
+    /// Set once an eviction left the cache over `maxSize` with only this run's loads to remove:
+    /// later stores of the run skip eviction (see `DiskCacheConfiguration.runStartedAt`).
+    private let runOutgrewLimit = Mutex(false)
 
     /// Closes the publisher's connection here, on the thread that lets the cache go: otherwise the
     /// queue's last block could close it while the process exits, cutting short the checkpoint
@@ -204,8 +207,10 @@ public final class DiskCache: Sendable {
         // commit, unindexed, carries no stamp, and no hit serves it.
         EntryStamp(publication.entry).write(to: publication.entry.path)
         let key = publication.entry.key
-        if let maxSize = configuration.maxSize, totalBytes > maxSize {
-            try evict(toBytes: Int64(Double(maxSize) * configuration.trimRatio), sparing: key)
+        if let maxSize = configuration.maxSize, totalBytes > maxSize, !runOutgrewLimit.withLock({ $0 }) {
+            try evict(toBytes: Int64(Double(maxSize) * configuration.trimRatio), sparing: key, sparingRun: true)
+            // What is left over the limit is this run's own: evicting again would find nothing.
+            if configuration.runStartedAt != nil, try statistics().bytes > maxSize { runOutgrewLimit.withLock { $0 = true } }
             // Eviction is rare (it frees half the cache), so it also sweeps the orphans and stale
             // temporary files of killed writers from one shard — the stored key's, which spreads
             // sweeps evenly — so they cannot pile up outside the size limit between explicit trims.

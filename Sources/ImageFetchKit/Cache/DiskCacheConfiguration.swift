@@ -24,9 +24,15 @@ public struct DiskCacheConfiguration: Sendable {
     /// An entry older than this (since fetched or revalidated) is a miss. Default one week.
     public var maxAge: TimeInterval
     /// The most bytes of image files kept; when a store goes over it, expired entries and then
-    /// the least recently used are removed until the total is under `maxSize * trimRatio`.
-    /// nil means no limit. Default 1 GiB.
+    /// the least recently used are removed until the total is under `maxSize * trimRatio`,
+    /// sparing every entry used since `runStartedAt` (see there). nil means no limit. Default 1 GiB.
     public var maxSize: Int64?
+    /// When the run using this cache began, if it is to be spared: a store's eviction never
+    /// removes an entry used since then (less `lastUsedResolution`, since a hit may leave an
+    /// older use in place), since the run loaded it and may have handed out its path. When the
+    /// run's own loads exceed `maxSize`, the cache stays over it until a later run or an explicit
+    /// `trim`. nil (the default) spares only the entry just stored.
+    public var runStartedAt: Date?
     /// The fraction of `maxSize` eviction trims down to (SDImageCache uses one half).
     public var trimRatio: Double
     /// How long a URL stays on the failed-URL list. Default one day.

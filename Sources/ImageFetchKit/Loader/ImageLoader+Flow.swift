@@ -142,7 +142,10 @@ extension ImageLoader {
         if let spec = target.spec {
             image = try await makeVariant(of: target, spec: spec, options: options, cache: cache, progress: progress)
         } else {
+            let start = ContinuousClock.now
             image = try await fetch(target.url, key: target.key, stale: stale, options: options, cache: cache, progress: progress)
+            // The tier's speed rule compares its reads with what the origin takes.
+            if image.cacheType == .network { tier?.recordOriginFetch(after: ContinuousClock.now - start) }
         }
         guard let tier, image.cacheType == .network || image.transformed, let bytes = image.data else { return image }
         await tier.upload(bytes, for: target.key)

@@ -1,37 +1,45 @@
-import FoundationEssentials
-
 /// One of `count` disjoint parts of a URL list, for splitting it across workers that a job engine
-/// starts (a Kubernetes Indexed Job's `JOB_COMPLETION_INDEX`, a Slurm array's `SLURM_ARRAY_TASK_ID`).
+/// starts (a Kubernetes Indexed Job, a Slurm array, Dask, GNU parallel).
 ///
-/// A URL belongs to shard `index` when the first 8 bytes of its cache key's SHA-256 (the hash that
-/// names its cache file), read as a big-endian unsigned 64-bit number, are `index` modulo
-/// `count`. The function depends only on the key, so it is the same on every machine, run and
-/// version; each URL falls in exactly one shard, and the shards together are the whole list.
-/// Text that is not a URL is hashed as it is.
+/// A line belongs to shard `index` when the first 8 bytes of the SHA-256 of the line as written
+/// (its UTF-8 bytes, surrounding spaces, tabs and CR trimmed), read as a big-endian unsigned
+/// 64-bit number, are `index` modulo `count`. The function depends only on the line, so it is the
+/// same on every machine, run and version, and any tool can compute it (README gives test
+/// vectors and a Python one-liner); each line falls in exactly one shard, repeated lines fall
+/// together, and the shards together are the whole list. A line the reader refuses is hashed the
+/// same way, so it fails only the shard that owns it.
 public struct PrefetchShard: Sendable, Equatable, CustomStringConvertible {
     /// 0 ≤ index < count.
     public let index: Int
     public let count: Int
 
-    /// `I/N` with 0 ≤ I < N; nil for anything else.
-    public init?(parsing text: String) {
-        let parts = text.split(separator: "/", omittingEmptySubsequences: false)
-        guard parts.count == 2, let index = Int(parts[0]), let count = Int(parts[1]), count >= 1, (0..<count).contains(index) else {
-            return nil
-        }
+    public init?(index: Int, count: Int) {
+        guard count >= 1, (0..<count).contains(index) else { return nil }
         self.index = index
         self.count = count
     }
 
-    /// Whether `url` (a line of the list) belongs to this shard under `filter`.
-    public func contains(_ url: String, filter: CacheKeyFilter = .none) -> Bool {
-        let key = URL(string: url).map { CacheKey(url: $0, filter: filter) } ?? CacheKey(url)
-        return Self.shard(ofHash: key.hash, count: count) == index
+    /// `I/N` with 0 ≤ I < N; nil for anything else.
+    public init?(parsing text: String) {
+        let parts = text.split(separator: "/", omittingEmptySubsequences: false)
+        guard parts.count == 2, let index = Int(parts[0]), let count = Int(parts[1]) else { return nil }
+        self.init(index: index, count: count)
     }
 
-    /// The shard of a key whose SHA-256 is `hash` (64 hex digits).
-    static func shard(ofHash hash: String, count: Int) -> Int {
-        let value = UInt64(hash.prefix(16), radix: 16) ?? 0
+    /// Whether the list line `line` (trimmed, as `URLListReader` yields it) belongs to this shard.
+    public func contains(_ line: String) -> Bool {
+        Self.shard(of: line.utf8, count: count) == index
+    }
+
+    /// Whether the line whose trimmed bytes are `bytes` belongs to this shard.
+    public func contains(bytes: some Collection<UInt8>) -> Bool {
+        Self.shard(of: bytes, count: count) == index
+    }
+
+    /// The shard of a line among `count`.
+    static func shard(of bytes: some Collection<UInt8>, count: Int) -> Int {
+        let digest = SHA256.digest(bytes)
+        let value = digest.prefix(8).reduce(UInt64(0)) { $0 << 8 | UInt64($1) }
         return Int(value % UInt64(count))
     }
 

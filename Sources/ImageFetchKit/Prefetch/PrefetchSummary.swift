@@ -6,6 +6,8 @@ public struct PrefetchSummary: Sendable, Equatable {
     public var fromRemote = 0
     /// Already in the memory or disk cache.
     public var alreadyCached = 0
+    /// Of `alreadyCached`, those the disk cache answered.
+    public var fromDisk = 0
     /// Not loaded: each one was reported with its error.
     public var failed = 0
     /// Bytes received from the network: for a variant made from an original fetched now, the
@@ -41,6 +43,7 @@ public struct PrefetchSummary: Sendable, Equatable {
             cachedBytes += Int64(image.byteCount)
         case .memory, .disk:
             alreadyCached += 1
+            if image.cacheType == .disk { fromDisk += 1 }
             cachedBytes += Int64(image.byteCount)
         }
     }

@@ -20,6 +20,9 @@ extension URLListReader {
         /// control characters replaced by U+FFFD, and "…" when cut.
         public var excerpt: String
         public var problem: Problem
+        /// The bytes that decide which shard owns the line (`PrefetchShard`): the line trimmed,
+        /// or for a line over the limit, which is never kept whole, its first bytes as read.
+        public var shardBytes: [UInt8] = []
 
         /// The reason, as a sentence, without the line number or the excerpt.
         public var reason: String {

@@ -139,19 +139,20 @@ public final class URLListReader: Sequence, Sendable {
                 return nil
             }
             if let problem = URLListReader.problem(with: trimmed) {
-                reject(problem, excerpt: Array(trimmed.prefix(URLListReader.excerptBytes + 4)), total: trimmed.count)
+                reject(problem, excerpt: Array(trimmed.prefix(URLListReader.excerptBytes + 4)), total: trimmed.count, line: trimmed)
                 return nil
             }
             guard let url = String(validating: trimmed, as: UTF8.self) else {
-                reject(.invalidUTF8, excerpt: Array(trimmed.prefix(URLListReader.excerptBytes + 4)), total: trimmed.count)
+                reject(.invalidUTF8, excerpt: Array(trimmed.prefix(URLListReader.excerptBytes + 4)), total: trimmed.count, line: trimmed)
                 return nil
             }
             return url
         }
 
-        private func reject(_ problem: RejectedLine.Problem, excerpt: [UInt8], total: Int) {
+        private func reject(_ problem: RejectedLine.Problem, excerpt: [UInt8], total: Int, line: ArraySlice<UInt8>? = nil) {
             let text = URLListReader.excerpt(of: excerpt, totalBytes: total)
-            reader.onRejectedLine?(RejectedLine(number: lineNumber, excerpt: text, problem: problem))
+            let shardBytes = line.map(Array.init) ?? Array(excerpt.prefix(URLListReader.excerptBytes + 4))
+            reader.onRejectedLine?(RejectedLine(number: lineNumber, excerpt: text, problem: problem, shardBytes: shardBytes))
         }
 
         private mutating func refill() {

@@ -17,7 +17,7 @@ extension CacheCommand {
                 until half of it is left, so that the next stores need not trim again.
                 """)
 
-        @Option(help: ArgumentHelp("Keep at most this many bytes (e.g. 500M, 2G; default 1G).", valueName: "size"))
+        @Option(help: ArgumentHelp("Keep at most this many bytes (e.g. 500M, 2G; default: $IMGFETCH_CACHE_MAX_SIZE, else 1G).", valueName: "size"))
         var maxSize: String?
         @Option(help: ArgumentHelp("Remove entries older than this (default 7d).", valueName: "duration"))
         var maxAge: String?
@@ -32,7 +32,7 @@ extension CacheCommand {
         func run() throws {
             Terminal.prepare()
             var configuration = DiskCacheConfiguration()
-            if let size = maxSize.flatMap(QuantityText.bytes) { configuration.maxSize = Int64(size) }
+            if let size = CacheSizeLimit.resolve(flag: maxSize) { configuration.maxSize = size }
             if let age = maxAge.flatMap(QuantityText.seconds) { configuration.maxAge = age }
             let cache = try location.openCache(configuration)
             let removed: DiskCache.Removal

@@ -24,9 +24,11 @@ extension GetRequest {
         // The URL's position, for `{index}` in names.
         var position = 0
         /// Shows one result; false once stdout is closed and nothing more can reach the reader.
+        var fetchedAny = false
         func report(_ result: LoadResult) -> Bool {
             position += 1
             display.finished(result)
+            if let type = result.image?.cacheType, type == .network || type == .remote { fetchedAny = true }
             if let line = result.errorLine {
                 display.message(line)
                 failures.append(ExitStatus(result.error?.category ?? .file))
@@ -79,6 +81,7 @@ extension GetRequest {
            let tier = loader.configuration.remoteCache?.location {
             display.message("imgfetch: warning: \(report.uploadFailures) images were not uploaded to the remote cache \(tier).")
         }
+        if fetchedAny, !options.noDiskCache { CacheSizeLimit.warnIfOver(loader, display: display) }
         let cookiesSaved = await loader.savingCookies(report: display.message)
         // The loads are done; the process exits without waiting for tasks that still hold the loader.
         loader.closeDiskCache()

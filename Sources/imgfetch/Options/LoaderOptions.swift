@@ -69,6 +69,12 @@ struct LoaderOptions: ParsableArguments {
     @Option(help: ArgumentHelp("Refuse bodies larger than this (e.g. 512K, 20M).", valueName: "size"))
     var maxBytes: String = "100M"
 
+    @Option(help: ArgumentHelp(
+        "Keep the disk cache under this size (e.g. 500M, 2G), evicting least recently used entries, but never one this run "
+            + "loaded (default: $IMGFETCH_CACHE_MAX_SIZE, else 1G).",
+        valueName: "size"))
+    var maxSize: String?
+
     @Option(help: ArgumentHelp("Refuse images with more pixels than this (width × height), checked from the header.", valueName: "count"))
     var maxPixels: Int = 100_000_000
 
@@ -97,6 +103,7 @@ struct LoaderOptions: ParsableArguments {
         if let cacert, !FileManager.default.isReadableFile(atPath: cacert) {
             throw ValidationError("--cacert '\(cacert)' is not a readable file.")
         }
+        if let maxSize, QuantityText.bytes(maxSize) == nil { throw ValidationError("--max-size '\(maxSize)' is not a size like 500M or 2G.") }
         guard let bytes = QuantityText.bytes(maxBytes), bytes > 0 else {
             throw ValidationError("--max-bytes '\(maxBytes)' is not a size like 512K or 20M.")
         }

@@ -7,7 +7,10 @@ struct LoadingSettings: Sendable {
     var cacheDir: String?
     /// `--remote-cache`, when given (else the environment decides).
     var remoteCache: String?
-    var remoteCacheMode = RemoteCacheConfiguration.Mode.readWrite
+    /// `--remote-cache-mode`, when given (else the environment decides).
+    var remoteCacheMode: RemoteCacheConfiguration.Mode?
+    /// `--max-size`, when given (else the environment decides).
+    var cacheMaxSize: String?
     var load = LoadOptions()
     /// `--per-host`, `--wait`, `--limit-rate`.
     var politeness = Politeness()
@@ -23,7 +26,7 @@ extension LoadingSettings {
     init(_ loader: LoaderOptions, _ output: OutputOptions, _ transform: TransformOptions? = nil) {
         self.init(
             cacheDir: loader.location.cacheDir, remoteCache: loader.remote.remoteCache, remoteCacheMode: loader.remote.remoteCacheMode,
-            load: loader.loadOptions, politeness: loader.politeness, cookieJar: loader.cookieJar,
+            cacheMaxSize: loader.maxSize, load: loader.loadOptions, politeness: loader.politeness, cookieJar: loader.cookieJar,
             quiet: output.quiet, verbose: output.verbose)
         load.transform = try? transform?.spec(maxPixels: loader.maxPixels)
     }
@@ -58,7 +61,7 @@ extension LoadingSettings {
     /// A loader on the cache these settings name, running at most `concurrency` transfers at once.
     func makeLoader(concurrency: Int, memoryCostLimit: Int) throws -> ImageLoader {
         try LoaderOptions.makeLoader(
-            cacheDir: cacheDir, remoteCache: remoteCache, remoteCacheMode: remoteCacheMode,
-            politeness: politeness, cookieJar: cookieJar, concurrency: concurrency, memoryCostLimit: memoryCostLimit)
+            cacheDir: cacheDir, remoteCache: remoteCache, remoteCacheMode: remoteCacheMode, verbose: verbose,
+            cacheMaxSize: cacheMaxSize, politeness: politeness, cookieJar: cookieJar, concurrency: concurrency, memoryCostLimit: memoryCostLimit)
     }
 }

@@ -16,14 +16,17 @@ struct PrefetchCommand: AsyncParsableCommand {
             input is read only when the list is given as '-'. A closing summary on stderr counts \
             the URLs fetched, taken from the remote cache, already cached and failed. The exit \
             status is non-zero if any failed: the failure's own status when every URL failed for \
-            one reason, else 1.
+            one reason, else 1; with --max-failures, 0 while the failures stay within it.
 
-            --shard I/N splits one list across N workers a job engine starts (a Kubernetes Indexed \
-            Job's $JOB_COMPLETION_INDEX, a Slurm array's $SLURM_ARRAY_TASK_ID, GNU parallel): a \
-            URL belongs to shard I when the first 8 bytes of the SHA-256 of its cache key, read as \
-            a big-endian 64-bit number, are I modulo N. The same on every machine, run and \
-            version; the shards are disjoint and together the whole list. With --remote-cache, \
-            the workers share what each fetched.
+            --shard I/N splits one list across N workers a job engine starts: a line belongs to \
+            shard I when the first 8 bytes of the SHA-256 of the line as written (trimmed), read \
+            as a big-endian 64-bit number, are I modulo N. The same on every machine, run and \
+            version; the shards are disjoint and together the whole list, and a line that is not \
+            a URL fails only the shard that owns it. --shard auto reads the engine's variables: \
+            Slurm's SLURM_ARRAY_TASK_ID minus SLURM_ARRAY_TASK_MIN of SLURM_ARRAY_TASK_COUNT, or \
+            a Kubernetes Indexed Job's JOB_COMPLETION_INDEX of IMGFETCH_SHARD_COUNT; \
+            IMGFETCH_SHARD (I/N or auto) stands for the flag. A shard that took no URL exits 0. \
+            With --remote-cache, the workers share what each fetched.
             """
     )
 
@@ -34,9 +37,21 @@ struct PrefetchCommand: AsyncParsableCommand {
     var jobs: Int = 6
 
     @Option(help: ArgumentHelp(
-        "Take only the URLs whose cache key hashes to I modulo N (0 <= I < N): N workers with 0/N to N-1/N split the list between them.",
-        valueName: "I/N"))
+        "Take only the lines that hash to I modulo N (0 <= I < N): N workers with 0/N to N-1/N split the list between them; "
+            + "auto takes I and N from Slurm or Kubernetes variables (default: $IMGFETCH_SHARD).",
+        valueName: "I/N|auto"))
     var shard: String?
+
+    @Option(help: ArgumentHelp(
+        "Exit 0 when at most N URLs, or P percent of the URLs taken, failed (they are still reported and counted).",
+        valueName: "N|P%"))
+    var maxFailures: String?
+
+    @Option(help: ArgumentHelp(
+        "When the run ends, write its counts to this file as one JSON object (loaded per cache type, failed by kind, bytes, "
+            + "the remote cache's counts and why it paused, the shard, elapsed time, exit status), for a job engine to collect.",
+        valueName: "file"))
+    var summaryJSON: String?
 
     @Flag(help: "Print JSON Lines on stdout, one object per URL as it finishes (the keys of 'get --json', with the list's line and the shard).")
     var json = false
@@ -55,15 +70,19 @@ struct PrefetchCommand: AsyncParsableCommand {
     /// The arguments as `PrefetchRequest`, the form both parsers produce and `run()` executes.
     var request: PrefetchRequest {
         PrefetchRequest(
-            list: list, jobs: jobs, json: json, shard: shard.flatMap(PrefetchShard.init(parsing:)),
+            list: list, jobs: jobs, json: json, shard: shard, maxFailures: maxFailures.flatMap(FailureBudget.init(parsing:)),
+            summaryJSON: summaryJSON,
             outputDirectory: directoryOptions.outputDir, nameTemplate: (try? directoryOptions.template()) ?? .standard, manifest: manifestOptions.manifest,
             order: order,
             settings: LoadingSettings(loaderOptions, outputOptions, transformOptions))
     }
 
     func validate() throws {
-        if let shard, PrefetchShard(parsing: shard) == nil {
-            throw ValidationError("--shard '\(shard)' is not I/N with 0 ≤ I < N, e.g. 0/4.")
+        if let shard, shard != "auto", PrefetchShard(parsing: shard) == nil {
+            throw ValidationError("--shard '\(shard)' is not I/N with 0 ≤ I < N (e.g. 0/4) or auto.")
+        }
+        if let maxFailures, FailureBudget(parsing: maxFailures) == nil {
+            throw ValidationError("--max-failures '\(maxFailures)' is neither a count (e.g. 10) nor a percentage from 0 to 100 (e.g. 0.5%).")
         }
         try transformOptions.validate(maxPixels: loaderOptions.maxPixels)
         try request.validate()

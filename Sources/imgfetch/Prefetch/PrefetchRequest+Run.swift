@@ -26,9 +26,12 @@ extension PrefetchRequest {
         let display = ProgressDisplay(quiet: settings.quiet, total: total) { openedReader.withLock { $0 }?.fractionRead }
         let listName = list == "-" ? "standard input" : list
         let rejectedLines = Atomic<Int>(0)
+        let tally = try resolvedShard().map(ShardTally.init(shard:))
         let reader: URLListReader
         do {
             reader = try URLListReader(path: list) { line in
+                // A refused line is a failure of the shard that owns it only.
+                if let tally, !tally.owns(line) { return }
                 rejectedLines.add(1, ordering: .relaxed)
                 failures.record(.usage)
                 display.skipped()
@@ -62,7 +65,6 @@ extension PrefetchRequest {
 
         // Twice as many loads as transfers: while some loads validate and store, the next
         // transfers are already queued, so the network never waits on the disk.
-        let tally = shard.map { ShardTally(shard: $0, filter: settings.load.keyFilter) }
         let prefetcher = ImagePrefetcher(loader: loader, concurrency: 2 * jobs)
         // Watching starts before the run, so no signal finds the default action (death, with
         // temporary files left); one that comes before the run's task exists cancels it at once.
@@ -84,7 +86,7 @@ extension PrefetchRequest {
             Glibc._exit(StopSignals.exitStatus(for: first).rawValue)
         }
         let listed = ListedURLs(reader) { tally?.takes($0) ?? true }
-        let shardText = shard?.description
+        let shardText = tally?.shard.description
         let order = self.order
         let work = Task.detached {
             let urls = listed
@@ -129,6 +131,7 @@ extension PrefetchRequest {
         summary.failed += rejectedLines.load(ordering: .relaxed)
         // Uploads to the remote tier run behind the loads; they finish before the summary.
         let remote = await loader.finishRemoteCache()
+        if summary.fetched + summary.fromRemote > 0, !settings.load.noDiskCache { CacheSizeLimit.warnIfOver(loader, display: display) }
         let cookiesSaved = await loader.savingCookies(report: display.message)
         // The loads are done; the process exits without waiting for tasks that still hold the loader.
         loader.closeDiskCache()
@@ -151,12 +154,26 @@ extension PrefetchRequest {
                 Terminal.writeError(remote.text(tier: tier.description) + "\n")
             }
         }
-        if let signal { throw StopSignals.exitStatus(for: signal).exitCode }
+        let failed = summary.failed + unwritten.load(ordering: .relaxed)
+        var status = failures.status(failed: failed, total: summary.total)
+        if status != .success, let budget = maxFailures, budget.allows(failed: failed, total: summary.total) {
+            if !settings.quiet { Terminal.writeError("prefetch: \(summary.failed) failed, within --max-failures \(budget): exit 0\n") }
+            status = .success
+        }
         // A closed stdout ended the run early: whatever failed or not, it did not finish.
-        if stdout.isClosed { throw ExitStatus.outputClosed.exitCode }
-        if manifestFailed { throw ExitStatus.fileError.exitCode }
-        let status = failures.status(failed: summary.failed + unwritten.load(ordering: .relaxed), total: summary.total)
+        if stdout.isClosed { status = .outputClosed }
+        if let signal { status = StopSignals.exitStatus(for: signal) }
+        // The manifest or the cookie jar could not be written: the run did not deliver all it should.
+        if status == .success, manifestFailed || !cookiesSaved { status = .fileError }
+        if let summaryJSON {
+            let record = SummaryJSON(
+                list: listName, summary: summary, failures: failures.byStatus, shard: tally, remote: remote,
+                tier: loader.configuration.remoteCache?.location.description, exitStatus: status, stoppedBySignal: signal != nil)
+            do { try record.write(to: summaryJSON) } catch {
+                Terminal.writeError("imgfetch: cannot write the summary to '\(summaryJSON)': \(error)\n")
+                throw ExitStatus.fileError.exitCode
+            }
+        }
         if status != .success { throw status.exitCode }
-        if !cookiesSaved { throw ExitStatus.fileError.exitCode }
     }
 }

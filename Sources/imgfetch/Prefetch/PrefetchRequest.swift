@@ -9,8 +9,12 @@ struct PrefetchRequest: Sendable {
     var list: String
     var jobs = 6
     var json = false
-    /// `--shard I/N`: only this shard's URLs.
-    var shard: PrefetchShard?
+    /// `--shard I/N` or `auto`, as given: only that shard's lines (see `resolvedShard()`).
+    var shard: String?
+    /// `--max-failures`: failures that still exit 0.
+    var maxFailures: FailureBudget?
+    /// `--summary-json`: where to write the run's counts as JSON.
+    var summaryJSON: String?
     /// `--output-dir` and `--name`: where named copies go, if anywhere.
     var outputDirectory: String?
     var nameTemplate = OutputNameTemplate.standard

@@ -8,9 +8,15 @@ public struct RemoteCacheConfiguration: Sendable {
     public var timeout: Duration
     /// The longest one object's transfer may take (default 10 s).
     public var totalTimeout: Duration
-    /// Called with each warning, at most once per run for each case (the first failure that puts
-    /// the tier down, the first damaged object): from any task, never under a lock.
+    /// How long a paused direction (reads or writes) or a tier too slow to read from is left
+    /// alone before one request tests it again (default 5 s).
+    public var coolDown: Duration
+    /// Called with each warning, at most once per run for each case (the first pause, the first
+    /// refused upload, the first damaged object): from any task, never under a lock.
     public var warn: @Sendable (RemoteCacheError) -> Void
+    /// Called with each decision of the health rules (a pause, a test, a retry, reads skipped
+    /// as slow), one line each, for `-v`: from any task, never under a lock.
+    public var note: @Sendable (String) -> Void
 
     public enum Mode: String, Sendable, CaseIterable {
         /// Read hits and upload what the origin gave.
@@ -21,12 +27,15 @@ public struct RemoteCacheConfiguration: Sendable {
 
     public init(
         location: RemoteCacheLocation, mode: Mode = .readWrite, timeout: Duration = .seconds(3),
-        totalTimeout: Duration = .seconds(10), warn: @escaping @Sendable (RemoteCacheError) -> Void = { _ in }
+        totalTimeout: Duration = .seconds(10), coolDown: Duration = .seconds(5),
+        warn: @escaping @Sendable (RemoteCacheError) -> Void = { _ in }, note: @escaping @Sendable (String) -> Void = { _ in }
     ) {
         self.location = location
         self.mode = mode
         self.timeout = timeout
         self.totalTimeout = totalTimeout
+        self.coolDown = coolDown
         self.warn = warn
+        self.note = note
     }
 }

@@ -31,6 +31,8 @@ public enum RemoteCacheLocation: Sendable, Equatable, CustomStringConvertible {
     /// Why a remote cache setting cannot be used; `description` is a full sentence.
     public struct ParseError: Error, Sendable, CustomStringConvertible {
         public let description: String
+        /// The fault is in an environment variable the text made it read (`AWS_*`), not in the text.
+        public var comesFromEnvironment = false
     }
 
     /// Parses `text`, reading the AWS variables for `s3://` through `environment`.
@@ -44,17 +46,28 @@ public enum RemoteCacheLocation: Sendable, Equatable, CustomStringConvertible {
             var endpoint: URL?
             if let text = value("AWS_ENDPOINT_URL") {
                 guard let url = URL(string: text), ["http", "https"].contains(url.scheme?.lowercased() ?? ""), url.host != nil else {
-                    throw ParseError(description: "AWS_ENDPOINT_URL '\(text)' is not an http or https URL.")
+                    throw ParseError(description: "AWS_ENDPOINT_URL '\(text)' is not an http or https URL.", comesFromEnvironment: true)
                 }
                 endpoint = url
             }
+            // The credential chain as the AWS CLI walks it: the variables, then the profile's
+            // shared files; none at all sends unsigned requests (a public bucket).
             var credentials: DownloadRequest.Credentials?
+            var sessionToken = value("AWS_SESSION_TOKEN")
+            let shared = AWSSharedFiles(environment: environment)
             switch (value("AWS_ACCESS_KEY_ID"), value("AWS_SECRET_ACCESS_KEY")) {
             case (let key?, let secret?): credentials = DownloadRequest.Credentials(user: key, password: secret)
-            case (nil, nil): credentials = nil
-            default: throw ParseError(description: "Set both AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY for the remote cache, or neither.")
+            case (nil, nil):
+                if shared.isNamed, !shared.hasProfile {
+                    throw ParseError(description: "The AWS profile '\(shared.profile)' (AWS_PROFILE) is in neither ~/.aws/credentials nor ~/.aws/config.", comesFromEnvironment: true)
+                }
+                if let keys = try shared.keys() {
+                    credentials = DownloadRequest.Credentials(user: keys.key, password: keys.secret)
+                    sessionToken = keys.token
+                }
+            default: throw ParseError(description: "Set both AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY for the remote cache, or neither.", comesFromEnvironment: true)
             }
-            let region = value("AWS_REGION") ?? value("AWS_DEFAULT_REGION") ?? "us-east-1"
+            let region = value("AWS_REGION") ?? value("AWS_DEFAULT_REGION") ?? shared.region ?? "us-east-1"
             // S3's bucket naming rules; they also keep the bucket a valid host name and path part.
             let allowed = Set("abcdefghijklmnopqrstuvwxyz0123456789.-")
             guard (3...63).contains(bucket.count), bucket.allSatisfy(allowed.contains),
@@ -64,7 +77,7 @@ public enum RemoteCacheLocation: Sendable, Equatable, CustomStringConvertible {
             }
             self = .s3(S3Location(
                 bucket: bucket, prefix: prefix, region: region, endpoint: endpoint, credentials: credentials,
-                sessionToken: value("AWS_SESSION_TOKEN"), bucketURL: bucketURL))
+                sessionToken: sessionToken, bucketURL: bucketURL))
             return
         }
         guard var components = URLComponents(string: text), ["http", "https"].contains(components.scheme?.lowercased() ?? ""),

@@ -1,29 +1,39 @@
 import FoundationEssentials
 import Synchronization
 
-/// A remote backend under the rules every tier follows: the tier never makes a load fail or
-/// wait twice. The first failure that is not a plain miss (unreachable, timed out, 5xx, refused
-/// credentials) puts it down for the rest of the run, with one warning, so a dead tier costs its
-/// timeout once and not once per URL.
+/// A remote backend under the rules every tier follows: the tier never makes a load fail, and
+/// a failing or slow tier costs little. `RemoteTierHealth` decides which requests go: a breaker
+/// per direction pauses reads or writes after repeated failures and tests the tier again after a
+/// cool-down; a refused upload makes the run read-only; a tier slower than the origin is skipped
+/// for reads. A transient failure (429, 5xx, a reset) is tried once more after a short, jittered
+/// wait. Each decision is a `-v` note and a count in the report; the first pause, refusal and
+/// damaged object are also warnings.
 ///
 /// Uploads wait in a backlog that `uploaders` tasks drain, held to `uploadBudget` bytes (see
-/// `RemoteUploadBacklog`); one that reaches the front after the tier went down is dropped
-/// (counted), so a dead tier does not cost a timeout per queued upload either. `finish()` waits
-/// for the backlog to drain. The tier's downloader admits every fetch and upload at once (see
-/// `init`): none of them ever waits behind another for a slot, so the loads in flight when the
-/// tier stalls all pay the same one timeout, together.
+/// `RemoteUploadBacklog`). A load waits for room only while uploads keep up (writes neither
+/// paused nor refused, PUTs not far slower than origin fetches, reads not skipping the tier as
+/// slow); otherwise an upload that finds the backlog full is
+/// dropped and counted, so uploads never hold up the results of a struggling tier. `finish()`
+/// waits for the backlog to drain, or, with such a tier, only for the uploads under way. The tier's downloader admits every fetch and upload at once
+/// (see `init`): none of them ever waits behind another for a slot, so the loads in flight when
+/// the tier stalls all pay the same one timeout, together.
 ///
 /// Thread safety: every method may be called from any task at once.
 final class RemoteCacheTier: Sendable {
     let configuration: RemoteCacheConfiguration
     private let backend: any RemoteCaching
     private let uploaders: Int
+    private let health: RemoteTierHealth
     private let state = Mutex(State())
     private let uploads = Mutex<UploadQueue?>(nil)
 
     private struct State {
         var report = RemoteCacheReport()
         var warnedOfDamage = false
+        var warnedOfFailure = false
+        /// Reasons already given in a warning: a wrong secret refuses reads and writes alike,
+        /// and one warning says so.
+        var warnedReasons: Set<String> = []
     }
 
     /// The upload backlog and the tasks draining it, started at the first upload.
@@ -43,6 +53,7 @@ final class RemoteCacheTier: Sendable {
     ///   only crowd the tier (and the machine) while the loads are still running.
     init(configuration: RemoteCacheConfiguration, loads: Int, transfers: Int) {
         self.configuration = configuration
+        health = RemoteTierHealth(coolDown: configuration.coolDown)
         uploaders = min(4, max(1, transfers))
         let downloader = DownloaderConfiguration(maxConcurrentDownloads: max(1, loads) + uploaders)
         switch configuration.location {
@@ -53,19 +64,28 @@ final class RemoteCacheTier: Sendable {
         }
     }
 
-    var isDown: Bool { state.withLock { $0.report.downReason != nil } }
-
-    /// The object stored for `key`; nil for a miss, or when the tier is (or just went) down.
+    /// The object stored for `key`; nil for a miss, when the read failed, or when the health
+    /// rules skip the tier for this load.
     func fetch(_ key: CacheKey, maxBytes: Int) async -> RemoteObject? {
-        guard !isDown else { return nil }
-        do {
-            let object = try await backend.fetch(key, maxBytes: maxBytes)
+        let (admitted, events) = health.admitRead()
+        announce(events)
+        guard let pass = admitted else { return nil }
+        let start = ContinuousClock.now
+        do throws(RemoteFailure) {
+            let object = try await retryingOnce(.reads) { () async throws(RemoteFailure) in try await backend.fetch(key, maxBytes: maxBytes) }
+            announce(health.readAnswered(after: ContinuousClock.now - start, pass))
             if object == nil { state.withLock { $0.report.misses += 1 } }
             return object
         } catch {
-            putDown(error)
+            announce(health.readFailed(error, pass))
             return nil
         }
+    }
+
+    /// An origin fetch for a load the tier did not answer took `time`: what the speed rule
+    /// compares the tier's reads with.
+    func recordOriginFetch(after time: Duration) {
+        announce(health.originFetched(after: time))
     }
 
     /// A fetched object passed every check and was served.
@@ -92,34 +112,69 @@ final class RemoteCacheTier: Sendable {
     }
 
     /// Queues `image` to be stored as `key`'s object (read-write mode only); returns at once
-    /// unless the backlog is full, then when an uploader makes room. A failure is counted, never
-    /// reported to the load.
+    /// unless the backlog is full while uploads keep up, then when an uploader makes room. A
+    /// failure is counted, never reported to the load.
     func upload(_ image: Data, for key: CacheKey) async {
         guard configuration.mode == .readWrite else { return }
         let queue = uploads.withLock { queue -> UploadQueue in
             if let queue { return queue }
             let backlog = RemoteUploadBacklog(byteBudget: Self.uploadBudget)
             let drains = (0..<uploaders).map { _ in
-                Task { while let (image, key) = await backlog.take() { await self.store(image, for: key) } }
+                Task {
+                    while let (image, key) = await backlog.take() {
+                        // Once the loads are done, a tier too slow to write to (or failing) would
+                        // hold the process for minutes: what has not started is dropped, counted.
+                        if backlog.isClosed, !self.health.uploadsMayHoldLoads {
+                            self.state.withLock { $0.report.uploadFailures += 1 }
+                            continue
+                        }
+                        await self.store(image, for: key)
+                    }
+                }
             }
             let made = UploadQueue(backlog: backlog, drains: drains)
             queue = made
             return made
         }
-        await queue.backlog.put((image, key))
+        if health.uploadsMayHoldLoads {
+            await queue.backlog.put((image, key))
+        } else if !queue.backlog.offer((image, key)) {
+            state.withLock { $0.report.uploadFailures += 1 }
+        }
     }
 
     private func store(_ image: Data, for key: CacheKey) async {
-        guard !isDown else {
+        let (admitted, events) = health.admitWrite()
+        announce(events)
+        guard admitted else {
             state.withLock { $0.report.uploadFailures += 1 }
             return
         }
-        do throws(RemoteCacheError) {
-            try await backend.store(RemoteEnvelope.seal(image, for: key), for: key)
+        let sealed = RemoteEnvelope.seal(image, for: key)
+        let start = ContinuousClock.now
+        do throws(RemoteFailure) {
+            try await retryingOnce(.writes) { () async throws(RemoteFailure) in try await backend.store(sealed, for: key) }
             state.withLock { $0.report.uploaded += 1 }
+            announce(health.writeSucceeded(after: ContinuousClock.now - start))
         } catch {
             state.withLock { $0.report.uploadFailures += 1 }
-            putDown(error)
+            announce(health.writeFailed(error))
+        }
+    }
+
+    /// `request`, tried once more after 50-150 ms when it fails for a transient reason: one
+    /// 500 or 429 among thousands of requests should cost neither a hit nor an upload. The
+    /// jitter keeps the loads that failed together from retrying together.
+    private func retryingOnce<T>(
+        _ direction: RemoteTierEvent.Direction, _ request: () async throws(RemoteFailure) -> T
+    ) async throws(RemoteFailure) -> T {
+        do {
+            return try await request()
+        } catch where error.isRetried {
+            health.countRetry()
+            announce([.retrying(direction, reason: error.reason)])
+            try? await Task.sleep(for: .milliseconds(Int.random(in: 50...150)))
+            return try await request()
         }
     }
 
@@ -129,17 +184,33 @@ final class RemoteCacheTier: Sendable {
             queue.backlog.close()
             for drain in queue.drains { await drain.value }
         }
-        return state.withLock { $0.report }
+        let counts = health.counts
+        return state.withLock { state in
+            state.report.health = counts
+            return state.report
+        }
     }
 
-    /// Takes the tier out of use for the rest of the run; the first time, warns.
-    private func putDown(_ error: RemoteCacheError) {
-        guard case .unavailable(_, let reason) = error else { return }
-        let isFirst = state.withLock { state in
-            guard state.report.downReason == nil else { return false }
-            state.report.downReason = reason
-            return true
+    /// Passes each decision to the `-v` notes; the first pause and a refused upload are also warnings.
+    private func announce(_ events: [RemoteTierEvent]) {
+        guard !events.isEmpty else { return }
+        let tier = configuration.location.description
+        for event in events {
+            configuration.note("remote cache \(tier): \(event)")
+            switch event {
+            case .paused(_, let reason):
+                let isFirst = state.withLock { state in
+                    defer { state.warnedOfFailure = true }
+                    return !state.warnedOfFailure && state.warnedReasons.insert(reason).inserted
+                }
+                if isFirst { configuration.warn(.failing(tier: tier, reason: reason)) }
+            case .readOnly(let reason):
+                if state.withLock({ $0.warnedReasons.insert(reason).inserted }) {
+                    configuration.warn(.readOnly(tier: tier, reason: reason))
+                }
+            default:
+                break
+            }
         }
-        if isFirst { configuration.warn(error) }
     }
 }

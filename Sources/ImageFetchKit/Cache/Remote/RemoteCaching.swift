@@ -3,17 +3,17 @@ import FoundationEssentials
 /// A cache tier shared by many machines, behind each one's disk cache: one object per cache key,
 /// read and written whole (sccache's storage backends are the model). `HTTPRemoteCache` (any
 /// server that takes PUT) and `S3RemoteCache` implement it; `RemoteCacheTier` adds what every
-/// backend needs: the health rule, the mode, the counts and the uploads in the background.
+/// backend needs: the health rules (`RemoteTierHealth`), the mode, the counts and the uploads in the background.
 protocol RemoteCaching: Sendable {
     /// The object stored for `key`, or nil when there is none.
     ///
     /// - Parameter maxBytes: the largest object accepted.
-    /// - Throws: `unavailable` for anything but an object or its absence (unreachable, timed
-    ///   out, an error status, refused credentials).
-    func fetch(_ key: CacheKey, maxBytes: Int) async throws(RemoteCacheError) -> RemoteObject?
+    /// - Throws: for anything but an object or its absence (unreachable, timed out, an error
+    ///   status, refused credentials), sorted for the health rules.
+    func fetch(_ key: CacheKey, maxBytes: Int) async throws(RemoteFailure) -> RemoteObject?
 
     /// Stores `contents` as `key`'s object, replacing any.
-    func store(_ contents: Data, for key: CacheKey) async throws(RemoteCacheError)
+    func store(_ contents: Data, for key: CacheKey) async throws(RemoteFailure)
 }
 
 /// One object as a remote tier returned it.

@@ -60,6 +60,9 @@ final class RemoteUploadBacklog: Sendable {
         state = Mutex(State(byteBudget: byteBudget))
     }
 
+    /// Whether `close()` was called: no more uploads will come.
+    var isClosed: Bool { state.withLock { $0.isClosed } }
+
     /// The bytes of the images waiting now (not those being uploaded).
     var waitingBytes: Int { state.withLock { $0.waitingBytes } }
 
@@ -85,6 +88,25 @@ final class RemoteUploadBacklog: Sendable {
             case .blocked:
                 break  // resumed by the `take` or `close` that makes room
             }
+        }
+    }
+
+    /// Adds `upload` if it fits now (or an uploader is idle) and returns whether it did; never
+    /// waits. After `close()` the upload is dropped (and false returned).
+    func offer(_ upload: Upload) -> Bool {
+        let outcome: PutOutcome = state.withLock { state in
+            if state.isClosed { return .dropped }
+            if !state.idleTakers.isEmpty { return .handedOver(state.idleTakers.removeFirst()) }
+            guard state.blockedPuts.isEmpty, state.fits(upload.image.count) else { return .blocked }
+            state.append(upload)
+            return .admitted
+        }
+        switch outcome {
+        case .handedOver(let taker):
+            taker.resume(returning: upload)
+            return true
+        case .admitted: return true
+        case .blocked, .dropped: return false
         }
     }
 

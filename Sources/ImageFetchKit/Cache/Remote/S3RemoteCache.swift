@@ -15,11 +15,11 @@ struct S3RemoteCache: RemoteCaching {
             credentialsHint: "Check AWS_ACCESS_KEY_ID, AWS_SECRET_ACCESS_KEY and AWS_REGION.")
     }
 
-    func fetch(_ key: CacheKey, maxBytes: Int) async throws(RemoteCacheError) -> RemoteObject? {
+    func fetch(_ key: CacheKey, maxBytes: Int) async throws(RemoteFailure) -> RemoteObject? {
         try await transfers.get(objectURL(for: key), headers: headers(payload: Data()), maxBytes: maxBytes)
     }
 
-    func store(_ contents: Data, for key: CacheKey) async throws(RemoteCacheError) {
+    func store(_ contents: Data, for key: CacheKey) async throws(RemoteFailure) {
         try await transfers.put(contents, at: objectURL(for: key), headers: headers(payload: contents))
     }
 

@@ -18,16 +18,58 @@ final class RemoteCacheUnitTests: XCTestCase {
         }
     }
 
-    func testTheShardFunctionIsTheFirstEightBytesOfTheKeysSHA256ModuloN() throws {
-        // SHA-256("https://img.example/a.jpg") starts with these 8 bytes on every machine.
-        let key = CacheKey("https://img.example/a.jpg")
-        let first = try XCTUnwrap(UInt64(key.hash.prefix(16), radix: 16))
-        for count in [1, 2, 3, 7, 1000] {
-            let index = Int(first % UInt64(count))
-            XCTAssertTrue(try XCTUnwrap(PrefetchShard(parsing: "\(index)/\(count)")).contains("https://img.example/a.jpg"))
+    /// README's test vectors: the shard of a line among 4, 7 and 16 is the first 8 bytes of the
+    /// SHA-256 of the line as written, modulo N; `é` and its percent-encoded form are two lines.
+    static let shardVectors: [(line: String, of4: Int, of7: Int, of16: Int)] = [
+        ("https://img.example/a.jpg", 2, 1, 14),
+        ("https://img.example/é.jpg", 1, 5, 13),
+        ("https://img.example/%C3%A9.jpg", 2, 5, 14),
+        ("https://img.example/a b.png", 2, 5, 10),
+        ("https://例え.jp/猫.webp", 2, 1, 14),
+    ]
+
+    func testTheShardOfALineIsTheFirstEightBytesOfItsSHA256ModuloN() throws {
+        for vector in Self.shardVectors {
+            for (count, index) in [(4, vector.of4), (7, vector.of7), (16, vector.of16)] {
+                XCTAssertEqual(PrefetchShard.shard(of: vector.line.utf8, count: count), index, "\(vector.line) of \(count)")
+                XCTAssertTrue(try XCTUnwrap(PrefetchShard(index: index, count: count)).contains(vector.line))
+            }
         }
-        XCTAssertEqual(PrefetchShard.shard(ofHash: "00000000000000ff" + String(repeating: "0", count: 48), count: 16), 15)
-        XCTAssertEqual(PrefetchShard.shard(ofHash: "0000000000000100" + String(repeating: "f", count: 48), count: 256), 0)
+        // SHA-256("abc") = ba7816bf 8f01cfea …: 0xba7816bf8f01cfea modulo 1000 is 546.
+        XCTAssertEqual(PrefetchShard.shard(of: Array("abc".utf8), count: 1000), Int(UInt64(0xba7816bf8f01cfea) % 1000))
+    }
+
+    func testTheSharedFilesAreReadAsTheAWSCLIReadsThem() {
+        let sections = AWSSharedFiles.parse("""
+            # comment
+            [default]
+            aws_access_key_id=AKIA1
+            AWS_Secret_Access_Key = s1 ; not a comment here
+            [profile  ci]
+            region = eu-west-3
+            s3 =
+              addressing_style = path
+            """)
+        XCTAssertEqual(sections["default"]?["aws_access_key_id"], "AKIA1")
+        XCTAssertEqual(sections["default"]?["aws_secret_access_key"], "s1 ; not a comment here")
+        XCTAssertEqual(sections["profile ci"]?["region"], "eu-west-3")
+        XCTAssertNil(sections["profile ci"]?["addressing_style"], "nested settings are not the profile's own")
+    }
+
+    func testShardAutoReadsSlurmAndKubernetesVariables() throws {
+        func shard(_ variables: [String: String]) throws(PrefetchShard.EngineError) -> String {
+            try PrefetchShard.fromEngine(environment: { variables[$0] }).description
+        }
+        XCTAssertEqual(try shard(["SLURM_ARRAY_TASK_ID": "3", "SLURM_ARRAY_TASK_MIN": "1", "SLURM_ARRAY_TASK_COUNT": "16"]), "2/16")
+        XCTAssertEqual(try shard(["SLURM_ARRAY_TASK_ID": "0", "SLURM_ARRAY_TASK_MIN": "0", "SLURM_ARRAY_TASK_COUNT": "4"]), "0/4")
+        XCTAssertEqual(try shard(["SLURM_ARRAY_TASK_ID": "6", "SLURM_ARRAY_TASK_MIN": "0", "SLURM_ARRAY_TASK_STEP": "2",
+                                  "SLURM_ARRAY_TASK_COUNT": "8"]), "3/8")
+        XCTAssertEqual(try shard(["JOB_COMPLETION_INDEX": "5", "IMGFETCH_SHARD_COUNT": "8"]), "5/8")
+        XCTAssertThrowsError(try shard([:]))
+        XCTAssertThrowsError(try shard(["JOB_COMPLETION_INDEX": "5"]))
+        XCTAssertThrowsError(try shard(["JOB_COMPLETION_INDEX": "8", "IMGFETCH_SHARD_COUNT": "8"]))
+        XCTAssertThrowsError(try shard(["SLURM_ARRAY_TASK_ID": "17", "SLURM_ARRAY_TASK_MIN": "1", "SLURM_ARRAY_TASK_COUNT": "16"]))
+        XCTAssertThrowsError(try shard(["SLURM_ARRAY_TASK_ID": "x", "SLURM_ARRAY_TASK_COUNT": "16"]))
     }
 
     func testShardParsingTakesOnlyIndexSlashCount() {

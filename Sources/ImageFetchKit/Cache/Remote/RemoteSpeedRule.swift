@@ -1,0 +1,150 @@
+/// Whether reading from the tier is worth it: its recent read times against the origin's. A tier
+/// that takes far longer per object than the origin (`slowness` times, and more than `floor`)
+/// only delays the loads that wait on it, so reads skip it (they go straight to the origin) and,
+/// every `retestAfter`, one read tests it again; reads resume once such a test is not slow.
+///
+/// With no recent origin fetches to compare against (every load a tier hit) and reads slower
+/// than `suspicion`, the next loads skip the tier to time the origin. The margins are wide on
+/// purpose: skipping a tier that holds the objects sends their loads to the origin, which the
+/// tier is there to spare, and on a busy machine a healthy loopback tier's 404 measured 20 ms
+/// against 8 ms for the origin's whole image (and over 40 ms, 3 times the origin's, with four
+/// workers filling one nginx at once), and 16 reads at once from it averaged 50 ms.
+///
+/// Uploads are timed too: a tier whose PUTs are that slow, and over `writeFloor` each, is one
+/// the loads must not wait for (see `RemoteCacheTier.upload`). The floor is higher: uploads run
+/// behind the loads, and a busy nginx took tens of milliseconds for a PUT it kept up with.
+///
+/// A value: the owner keeps it under its lock and passes the time in.
+struct RemoteSpeedRule: Sendable {
+    static let minimumSamples = 4
+    static let floor = Duration.milliseconds(100)
+    static let slowness = 4
+    static let writeFloor = Duration.milliseconds(250)
+    static let suspicion = Duration.milliseconds(100)
+
+    let retestAfter: Duration
+    private var tier = LatencyWindow()
+    private var origin = LatencyWindow()
+    private var writes = LatencyWindow()
+    /// Set while reads skip the tier: when the next test may go.
+    private(set) var skippingUntil: ContinuousClock.Instant?
+    private var testInFlight = false
+    private var originTimingsWanted = 0
+    /// The origin is being timed: asked once, until its fetches fill the window.
+    private var timingOrigin = false
+
+    enum Decision: Sendable, Equatable {
+        case read
+        /// The read that tests a slow tier again.
+        case test
+        case skipAsSlow
+        /// Skip the tier to time the origin.
+        case timeOrigin
+    }
+
+    enum Change: Sendable, Equatable {
+        case becameSlow(tier: Duration, origin: Duration)
+        case fastAgain(tier: Duration, origin: Duration)
+        case stillSlow(tier: Duration, origin: Duration)
+        case timingOrigin(tier: Duration)
+    }
+
+    init(retestAfter: Duration) {
+        self.retestAfter = retestAfter
+    }
+
+    mutating func decide(at now: ContinuousClock.Instant) -> Decision {
+        if let until = skippingUntil {
+            guard !testInFlight, now >= until else { return .skipAsSlow }
+            testInFlight = true
+            return .test
+        }
+        guard originTimingsWanted == 0 else {
+            originTimingsWanted -= 1
+            return .timeOrigin
+        }
+        return .read
+    }
+
+    /// A read (hit or miss) took `time`; `wasTest` when `decide` answered `.test` for it.
+    mutating func recordTierRead(_ time: Duration, wasTest: Bool, at now: ContinuousClock.Instant) -> Change? {
+        guard wasTest else {
+            tier.add(time)
+            return evaluate(at: now)
+        }
+        testInFlight = false
+        let originMean = origin.mean ?? .zero
+        guard !Self.isSlow(time, against: originMean) else {
+            skippingUntil = now + retestAfter
+            return .stillSlow(tier: time, origin: originMean)
+        }
+        skippingUntil = nil
+        tier = LatencyWindow()
+        tier.add(time)
+        return .fastAgain(tier: time, origin: originMean)
+    }
+
+    /// A test read failed: the breaker deals with the failure; the next test comes later.
+    mutating func abandonTest(at now: ContinuousClock.Instant) {
+        guard testInFlight else { return }
+        testInFlight = false
+        skippingUntil = now + retestAfter
+    }
+
+    /// An origin fetch (after a tier miss, or instead of the tier) took `time`.
+    mutating func recordOriginFetch(_ time: Duration, at now: ContinuousClock.Instant) -> Change? {
+        origin.add(time)
+        return evaluate(at: now)
+    }
+
+    /// An upload (sealed object and all) took `time`.
+    mutating func recordTierWrite(_ time: Duration) {
+        writes.add(time)
+    }
+
+    /// Whether recent uploads took far longer than the origin's fetches.
+    var writesAreSlow: Bool {
+        guard writes.count >= Self.minimumSamples, let writeMean = writes.mean else { return false }
+        return writeMean > Self.writeFloor && Self.isSlow(writeMean, against: origin.mean ?? .zero)
+    }
+
+    static func isSlow(_ tier: Duration, against origin: Duration) -> Bool {
+        tier > Self.floor && tier > origin * Self.slowness
+    }
+
+    private mutating func evaluate(at now: ContinuousClock.Instant) -> Change? {
+        guard skippingUntil == nil, tier.count >= Self.minimumSamples, let tierMean = tier.mean else { return nil }
+        if origin.count >= Self.minimumSamples, let originMean = origin.mean {
+            timingOrigin = false
+            guard Self.isSlow(tierMean, against: originMean) else { return nil }
+            skippingUntil = now + retestAfter
+            return .becameSlow(tier: tierMean, origin: originMean)
+        }
+        guard tierMean >= Self.suspicion, !timingOrigin else { return nil }
+        timingOrigin = true
+        originTimingsWanted = Self.minimumSamples - origin.count
+        return .timingOrigin(tier: tierMean)
+    }
+}
+
+/// The last few durations of one kind of request, and their mean.
+struct LatencyWindow: Sendable {
+    static let size = 16
+    private var samples: [Duration] = []
+    private var next = 0
+
+    var count: Int { samples.count }
+
+    var mean: Duration? {
+        samples.isEmpty ? nil : samples.reduce(.zero, +) / samples.count
+    }
+
+    mutating func add(_ time: Duration) {
+        if samples.count < Self.size {
+            samples.append(time)
+        } else {
+            samples[next] = time
+            next = (next + 1) % Self.size
+        }
+    }
+}

@@ -1,0 +1,165 @@
+import Synchronization
+
+/// Which requests the tier gets, decided from how it has been answering: a breaker per
+/// direction (`RemoteBreaker`), so failing writes never stop reads; a refused upload (HTTP 401
+/// or 403) making the run read-only; a tier slower than the origin skipped for reads
+/// (`RemoteSpeedRule`). Each decision comes back as a `RemoteTierEvent` for the `-v` line and is
+/// counted in the report.
+///
+/// Thread safety: every method may be called from any task at once; events are returned, never
+/// announced under the lock.
+final class RemoteTierHealth: Sendable {
+    private let state: Mutex<State>
+
+    private struct State {
+        var reads: RemoteBreaker
+        var writes: RemoteBreaker
+        var speed: RemoteSpeedRule
+        var readOnlyReason: String?
+        var counts = RemoteCacheReport.Health()
+    }
+
+    /// How one read may go.
+    struct ReadPass: Sendable {
+        var testsBreaker = false
+        var testsSpeed = false
+    }
+
+    init(coolDown: Duration) {
+        state = Mutex(State(reads: RemoteBreaker(coolDown: coolDown), writes: RemoteBreaker(coolDown: coolDown),
+                            speed: RemoteSpeedRule(retestAfter: coolDown)))
+    }
+
+    var counts: RemoteCacheReport.Health { state.withLock { $0.counts } }
+
+    /// Whether a load may read from the tier now; nil when it skips the tier.
+    func admitRead() -> (ReadPass?, [RemoteTierEvent]) {
+        let now = ContinuousClock.now
+        return state.withLock { state in
+            switch state.reads.admit(at: now) {
+            case .refuse:
+                state.counts.readsSkippedWhilePaused += 1
+                return (nil, [])
+            case .test:
+                // The breaker's test goes whatever the speed rule says: it decides whether reads resume.
+                return (ReadPass(testsBreaker: true), [.testing(.reads)])
+            case .pass:
+                switch state.speed.decide(at: now) {
+                case .read: return (ReadPass(), [])
+                case .test: return (ReadPass(testsSpeed: true), [.testingSpeed])
+                case .skipAsSlow, .timeOrigin:
+                    state.counts.readsSkippedAsSlow += 1
+                    return (nil, [])
+                }
+            }
+        }
+    }
+
+    /// A read got an answer (an object or a miss) after `time`.
+    func readAnswered(after time: Duration, _ pass: ReadPass) -> [RemoteTierEvent] {
+        let now = ContinuousClock.now
+        return state.withLock { state in
+            var events: [RemoteTierEvent] = []
+            if state.reads.recordSuccess() == .reclosed { events.append(.resumed(.reads)) }
+            if let change = state.speed.recordTierRead(time, wasTest: pass.testsSpeed, at: now) {
+                if case .becameSlow = change { state.counts.timesFoundSlow += 1 }
+                events.append(.speed(change))
+            }
+            return events
+        }
+    }
+
+    /// A read failed for good (after its retry, if it had one).
+    func readFailed(_ failure: RemoteFailure, _ pass: ReadPass) -> [RemoteTierEvent] {
+        let now = ContinuousClock.now
+        return state.withLock { state in
+            var events: [RemoteTierEvent] = []
+            if pass.testsSpeed { state.speed.abandonTest(at: now) }
+            let atOnce = switch failure.kind {
+            case .unreachable, .refused: true
+            case .transient, .other: false
+            }
+            if state.reads.recordFailure(at: now, opensAtOnce: atOnce) == .opened {
+                state.counts.readPauses += 1
+                state.counts.readPauseReason = failure.reason
+                events.append(.paused(.reads, reason: failure.reason))
+            }
+            // An unreachable tier cannot take writes either: no need to learn that again.
+            if failure.kind == .unreachable, state.writes.recordFailure(at: now, opensAtOnce: true) == .opened {
+                state.counts.writePauses += 1
+                state.counts.writePauseReason = failure.reason
+                events.append(.paused(.writes, reason: failure.reason))
+            }
+            return events
+        }
+    }
+
+    /// Whether an upload may go to the tier now (else it is counted as not uploaded).
+    func admitWrite() -> (Bool, [RemoteTierEvent]) {
+        let now = ContinuousClock.now
+        return state.withLock { state in
+            guard state.readOnlyReason == nil else { return (false, []) }
+            switch state.writes.admit(at: now) {
+            case .pass: return (true, [])
+            case .test: return (true, [.testing(.writes)])
+            case .refuse: return (false, [])
+            }
+        }
+    }
+
+    /// An upload succeeded after `time`.
+    func writeSucceeded(after time: Duration) -> [RemoteTierEvent] {
+        state.withLock { state in
+            state.speed.recordTierWrite(time)
+            return state.writes.recordSuccess() == .reclosed ? [.resumed(.writes)] : []
+        }
+    }
+
+    /// An upload failed for good (after its retry, if it had one).
+    func writeFailed(_ failure: RemoteFailure) -> [RemoteTierEvent] {
+        let now = ContinuousClock.now
+        return state.withLock { state in
+            if case .refused = failure.kind {
+                guard state.readOnlyReason == nil else { return [] }
+                state.readOnlyReason = failure.reason
+                state.counts.readOnlyReason = failure.reason
+                return [.readOnly(reason: failure.reason)]
+            }
+            var events: [RemoteTierEvent] = []
+            if state.writes.recordFailure(at: now, opensAtOnce: failure.kind == .unreachable) == .opened {
+                state.counts.writePauses += 1
+                state.counts.writePauseReason = failure.reason
+                events.append(.paused(.writes, reason: failure.reason))
+            }
+            if failure.kind == .unreachable, state.reads.recordFailure(at: now, opensAtOnce: true) == .opened {
+                state.counts.readPauses += 1
+                state.counts.readPauseReason = failure.reason
+                events.append(.paused(.reads, reason: failure.reason))
+            }
+            return events
+        }
+    }
+
+    /// An origin fetch that the tier could not answer took `time`.
+    func originFetched(after time: Duration) -> [RemoteTierEvent] {
+        let now = ContinuousClock.now
+        return state.withLock { state in
+            guard let change = state.speed.recordOriginFetch(time, at: now) else { return [] }
+            if case .becameSlow = change { state.counts.timesFoundSlow += 1 }
+            return [.speed(change)]
+        }
+    }
+
+    /// Whether uploads keep up well enough that a load may wait for room in the backlog: not
+    /// while writes are paused or refused, or take far longer than the origin's fetches, nor
+    /// while reads skip the tier as too slow (its loads would then wait on it all the same).
+    var uploadsMayHoldLoads: Bool {
+        state.withLock { state in
+            state.writes.isClosed && !state.speed.writesAreSlow && state.readOnlyReason == nil && state.speed.skippingUntil == nil
+        }
+    }
+
+    func countRetry() {
+        state.withLock { $0.counts.retries += 1 }
+    }
+}

@@ -1,0 +1,107 @@
+import Foundation
+import TestSupport
+import XCTest
+
+/// The tier's health rules against nginx WebDAV behind a fault-injecting proxy (`FaultProxy`):
+/// occasional errors are retried, refused uploads leave reads alone, a slow tier is skipped.
+/// Each test fills the tier through nginx directly, then reads it through the proxy.
+final class RemoteCacheHealthTests: RemoteCacheTestCase {
+    private func fill(_ nginx: NginxServer, with urls: [String]) throws {
+        let filled = try worker("filler", ["prefetch", "-v", "--remote-cache", nginx.davURL.absoluteString, try writeList(urls, name: "fill.txt")])
+        XCTAssertEqual(filled.status, 0, filled.stderr)
+        XCTAssertEqual(nginx.storedObjects().count, urls.count, lines(filled.stderr).filter { !$0.contains(" network ") }.joined(separator: "\n"))
+        try server.reset()
+    }
+
+    private func cacheTypes(_ result: Imgfetch.Result) throws -> [String: Int] {
+        try jsonObjects(result.stdout).reduce(into: [:]) { counts, object in counts[object["cache"] as? String ?? "?", default: 0] += 1 }
+    }
+
+    func testEveryTenthTierRequestAnswered500StillServesTheObjectsFromTheTier() throws {
+        let nginx = try startNginx()
+        let urls = distinctURLs(60)
+        try fill(nginx, with: urls)
+        let proxy = try FaultProxy.start(upstream: nginx.davURL, faults: .init(failEvery: 10))
+
+        let fresh = try worker("fresh", ["prefetch", "-v", "--json", "--remote-cache", proxy.url(for: nginx.davURL).absoluteString, try writeList(urls)])
+
+        XCTAssertEqual(fresh.status, 0, fresh.stderr)
+        let types = try cacheTypes(fresh)
+        XCTAssertGreaterThanOrEqual(types["remote", default: 0], 48, "at least 80 % from the tier: \(types)")
+        XCTAssertEqual(try originRequests(), types["network", default: 0])
+        XCTAssertGreaterThan(try proxy.stats().faults["500", default: 0], 0, "the proxy did fail requests")
+        XCTAssertEqual(warnings(fresh), [], "isolated errors pause nothing")
+        XCTAssertTrue(fresh.stderr.contains("a read is tried once more: The server answered HTTP 500."), fresh.stderr)
+        XCTAssertTrue(fresh.stderr.range(of: #"; [1-9][0-9]* retried"#, options: .regularExpression) != nil, fresh.stderr)
+    }
+
+    func testUploadsAnswered403MakeTheRunReadOnlyAndEveryPresentObjectStaysReadable() throws {
+        let nginx = try startNginx()
+        let urls = distinctURLs(60)
+        try fill(nginx, with: Array(urls.prefix(30)))
+        let proxy = try FaultProxy.start(upstream: nginx.davURL, faults: .init(putStatus: 403))
+
+        let worker = try worker("w", ["prefetch", "--json", "--remote-cache", proxy.url(for: nginx.davURL).absoluteString, try writeList(urls)])
+
+        XCTAssertEqual(worker.status, 0, worker.stderr)
+        XCTAssertEqual(try cacheTypes(worker), ["remote": 30, "network": 30])
+        XCTAssertEqual(try originRequests(), 30)
+        XCTAssertEqual(warnings(worker).count, 1, worker.stderr)
+        XCTAssertTrue(warnings(worker).first?.contains("refused an upload (The server answered HTTP 403") == true, worker.stderr)
+        XCTAssertTrue(warnings(worker).first?.contains("this run only reads from it") == true, worker.stderr)
+        XCTAssertTrue(worker.stderr.contains("; read-only after a refused upload"), worker.stderr)
+        // Only the uploads already under way when the first refusal came were sent.
+        XCTAssertLessThanOrEqual(try proxy.stats().requests["PUT", default: 0], 4)
+        XCTAssertEqual(nginx.storedObjects().count, 30)
+    }
+
+    func testATierMadeOneSecondSlowCostsAtMostThreeSecondsMoreThanTheOriginAlone() throws {
+        let nginx = try startNginx()
+        let urls = distinctURLs(300)
+        let list = try writeList(urls)
+        let proxy = try FaultProxy.start(upstream: nginx.davURL, faults: .init(delay: .seconds(1)))
+
+        var start = ContinuousClock.now
+        XCTAssertEqual(try worker("alone", ["prefetch", "-q", list]).status, 0)
+        let alone = ContinuousClock.now - start
+        start = ContinuousClock.now
+        let slow = try worker("slow", ["prefetch", "-v", "--remote-cache", proxy.url(for: nginx.davURL).absoluteString, list])
+        let withTier = ContinuousClock.now - start
+
+        XCTAssertEqual(slow.status, 0, slow.stderr)
+        XCTAssertLessThanOrEqual(withTier - alone, .seconds(3), "origin alone \(alone), with the slow tier \(withTier): \(lines(slow.stderr).filter { !$0.hasPrefix("imgfetch: network ") }.joined(separator: "\n"))")
+        XCTAssertTrue(slow.stderr.contains("reads skip the tier: "), slow.stderr)
+        XCTAssertTrue(slow.stderr.contains("; slower than the origin 1 time, "), slow.stderr)
+    }
+
+    func testASlowTierThatHoldsEveryObjectIsComparedWithTheOriginAndSkipped() throws {
+        let nginx = try startNginx()
+        let urls = distinctURLs(200)
+        try fill(nginx, with: urls)
+        let proxy = try FaultProxy.start(upstream: nginx.davURL, faults: .init(delay: .seconds(1)))
+
+        let start = ContinuousClock.now
+        let slow = try worker("slow", ["prefetch", "-v", "--json", "--remote-cache", proxy.url(for: nginx.davURL).absoluteString, try writeList(urls)])
+        let elapsed = ContinuousClock.now - start
+
+        XCTAssertEqual(slow.status, 0, slow.stderr)
+        XCTAssertTrue(slow.stderr.contains("loads go to the origin to compare"), slow.stderr)
+        XCTAssertTrue(slow.stderr.contains("reads skip the tier: "), slow.stderr)
+        XCTAssertLessThan(try proxy.stats().requests["GET", default: 0], 60, "most loads skipped the tier")
+        XCTAssertLessThan(elapsed, .seconds(12), "200 reads of 1 s, 12 at a time, would take 17 s: \(lines(slow.stderr).filter { !$0.hasPrefix("imgfetch: network ") }.joined(separator: "\n"))")
+    }
+
+    func testAnUnreachableTierPausesBothDirectionsWithOneWarning() throws {
+        let port = try LocalPort.free()
+        let urls = distinctURLs(20)
+
+        let result = try worker("w", ["prefetch", "-v", "--json", "--remote-cache", "http://127.0.0.1:\(port)/tier", try writeList(urls)])
+
+        XCTAssertEqual(result.status, 0, result.stderr)
+        XCTAssertEqual(try cacheTypes(result), ["network": 20])
+        XCTAssertEqual(warnings(result).count, 1, result.stderr)
+        XCTAssertTrue(result.stderr.contains("reads paused: Could not connect"), result.stderr)
+        XCTAssertTrue(result.stderr.contains("writes paused: Could not connect"), result.stderr)
+        XCTAssertTrue(result.stderr.contains("0 uploaded, 20 not uploaded"), result.stderr)
+    }
+}
