@@ -35,13 +35,13 @@ struct TransformGeometry: Sendable, Equatable {
             window = whole
         case .cover:
             let (bw, bh) = (boxWidth!, boxHeight!)
-            let scale = max(bw / w0, bh / h0)
-            // Without enlargement a box larger than the image shrinks, keeping its aspect ratio, to
-            // the largest the image can fill at its own size.
-            let shrink = spec.upscale ? 1 : min(1, 1 / scale)
-            width = Self.side(bw * shrink)
-            height = Self.side(bh * shrink)
-            let (cw, ch) = (min(w0, bw / scale), min(h0, bh / scale))
+            var scale = max(bw / w0, bh / h0)
+            if !spec.upscale { scale = min(scale, 1) }
+            // Each side is the box's, or the scaled image's where that is smaller (no enlargement):
+            // libvips' and sharp's rule, so a 1×400 strip in a 256×256 box is 1×256, not 1×1.
+            width = min(Int(bw), Self.side(w0 * scale))
+            height = min(Int(bh), Self.side(h0 * scale))
+            let (cw, ch) = (min(w0, Double(width) / scale), min(h0, Double(height) / scale))
             window = Window(x: (w0 - cw) / 2, y: (h0 - ch) / 2, width: cw, height: ch)
         case .fill:
             let (bw, bh) = (boxWidth!, boxHeight!)
@@ -56,12 +56,15 @@ struct TransformGeometry: Sendable, Equatable {
         window.x == 0 && window.y == 0 && Double(width) == window.width && Double(height) == window.height
     }
 
-    /// The smallest stored size a shrink-on-load decode may produce and still have at least one
-    /// source pixel per output pixel across the window: the whole stored image scaled by the
-    /// window's output/window ratio on each axis. `orientation` swaps the axes of a quarter turn.
+    /// The smallest stored size a shrink-on-load decode may produce: twice the output's resolution
+    /// across the window, as libvips and sharp shrink on load, so that Lanczos does the last
+    /// factor of two or more. A decode straight to the output size (JPEG's 1/8 at an exact 8×
+    /// reduction) is a box filter, and it aliases: a zone plate at 256 px showed moiré. That is
+    /// the whole stored image scaled by twice the window's output/window ratio on each axis, never
+    /// more than the image; `orientation` swaps the axes of a quarter turn.
     func minimumStoredDecodeSize(sourceWidth: Int, sourceHeight: Int, orientation: ImageOrientation) -> (width: Int, height: Int) {
-        let scaleX = Double(width) / window.width
-        let scaleY = Double(height) / window.height
+        let scaleX = min(1, 2 * Double(width) / window.width)
+        let scaleY = min(1, 2 * Double(height) / window.height)
         var minimum = (width: Self.ceilingSide(Double(sourceWidth) * scaleX), height: Self.ceilingSide(Double(sourceHeight) * scaleY))
         if orientation.swapsWidthAndHeight { minimum = (minimum.height, minimum.width) }
         return minimum
