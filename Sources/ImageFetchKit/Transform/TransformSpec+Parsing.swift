@@ -8,6 +8,12 @@ extension TransformSpec {
         case fit(String)
         case format(String)
         case quality(Int)
+        /// `--fit` or `--upscale` without `--resize`: there is no box to fit or enlarge to.
+        case needsResize(option: String)
+        /// `--fit cover` or `fill` with one side of the box: either keeps the aspect ratio then.
+        case needsBothSides(fit: Fit)
+        /// `--quality` with `--format png`, which is lossless.
+        case qualityForPNG
 
         public var description: String {
             switch self {
@@ -21,6 +27,12 @@ extension TransformSpec {
                 "--format '\(text)' is not one of \(TransformSpec.outputFormats.map(\.transformName).joined(separator: ", "))."
             case .quality(let value):
                 "--quality \(value) is out of range: give a whole number from 1 to 100."
+            case .needsResize(let option):
+                "\(option) changes nothing without --resize: give the box with --resize WxH."
+            case .needsBothSides(let fit):
+                "--fit \(fit.rawValue) needs both sides of the box (--resize WxH): with one side every fit keeps the aspect ratio, as inside does."
+            case .qualityForPNG:
+                "--quality changes nothing with --format png, which is lossless: leave it out."
             }
         }
     }
@@ -29,7 +41,8 @@ extension TransformSpec {
     public static let maxSide = 65_500
 
     /// A spec from the options' texts, each nil when not given; nil overall when nothing asks for
-    /// a transform. `maxPixels` bounds the box (both sides given) as it bounds any image.
+    /// a transform. `maxPixels` bounds the box (both sides given) as it bounds any image. An
+    /// option that would change nothing for any image is refused, naming it.
     public static func parse(
         resize: String?, fit: String?, upscale: Bool, format: String?, quality: Int?, firstFrame: Bool, maxPixels: Int
     ) throws(ParseError) -> TransformSpec? {
@@ -43,8 +56,11 @@ extension TransformSpec {
         }
         if let fit {
             guard let value = Fit(rawValue: fit.lowercased()) else { throw .fit(fit) }
+            guard resize != nil else { throw .needsResize(option: "--fit") }
+            guard value == .inside || (spec.width != nil && spec.height != nil) else { throw .needsBothSides(fit: value) }
             spec.fit = value
         }
+        if upscale, resize == nil { throw .needsResize(option: "--upscale") }
         if let format {
             let name = format.lowercased() == "jpg" ? "jpeg" : format.lowercased()
             guard let value = outputFormats.first(where: { $0.transformName == name }) else { throw .format(format) }
@@ -52,6 +68,7 @@ extension TransformSpec {
         }
         if let quality {
             guard (1...100).contains(quality) else { throw .quality(quality) }
+            guard spec.format != .png else { throw .qualityForPNG }
             spec.quality = quality
         }
         return spec

@@ -3,17 +3,18 @@ import ImageFetchKit
 
 /// The flags that ask for a variant instead of the original (`get`, `prefetch`, `info URL`).
 struct TransformOptions: ParsableArguments {
-    @Option(help: ArgumentHelp(
+    // Unconditional: `--resize -5x10` is then refused for its value, not reported as a missing one.
+    @Option(parsing: .unconditional, help: ArgumentHelp(
         "Resize to fit this box: WxH, W (or Wx) or xH, in pixels; the image is cached as a variant of the original.",
         valueName: "size"))
     var resize: String?
 
     @Option(help: ArgumentHelp(
-        "How to fit the box: inside (keep the aspect ratio, fit within; the default), cover (fill it, cropping the centre) or fill (stretch).",
+        "How to fit the --resize box: inside (keep the aspect ratio, fit within; the default), cover (fill it, cropping the centre) or fill (stretch); cover and fill need both sides (WxH).",
         valueName: "mode"))
     var fit: String?
 
-    @Flag(help: "Allow enlarging an image smaller than the box (without it, images are only ever made smaller).")
+    @Flag(help: "Allow enlarging an image smaller than the --resize box (without it, images are only ever made smaller).")
     var upscale = false
 
     @Option(help: ArgumentHelp(
@@ -21,7 +22,7 @@ struct TransformOptions: ParsableArguments {
         valueName: "format"))
     var format: String?
 
-    @Option(help: ArgumentHelp("JPEG and WebP quality, 1-100 (default \(TransformSpec.defaultQuality)).", valueName: "n"))
+    @Option(help: ArgumentHelp("JPEG and WebP quality, 1-100 (default \(TransformSpec.defaultQuality)); not with --format png.", valueName: "n"))
     var quality: Int?
 
     @Flag(help: "Make a still image of an animation's first frame.")

@@ -46,7 +46,7 @@ final class TransformSpecTests: XCTestCase {
         XCTAssertThrowsError(try parse(quality: 101)) { XCTAssertEqual($0 as? TransformSpec.ParseError, .quality(101)) }
         XCTAssertEqual(try parse(format: "JPG")?.format, .jpeg)
         XCTAssertEqual(try parse(format: "WebP")?.format, .webp)
-        XCTAssertEqual(try parse("10", fit: "COVER")?.fit, .cover)
+        XCTAssertEqual(try parse("10x10", fit: "COVER")?.fit, .cover)
     }
 
     func testNoTransformFlagMeansNoSpec() throws {
@@ -57,17 +57,33 @@ final class TransformSpecTests: XCTestCase {
         XCTAssertEqual(try parse("256x256")?.description, "256x256 inside")
         XCTAssertEqual(try parse("256x256", fit: "inside")?.description, "256x256 inside")
         XCTAssertEqual(try parse("256X256")?.description, "256x256 inside")
-        // One free side: every fit keeps the aspect ratio.
-        XCTAssertEqual(try parse("256", fit: "cover")?.description, "256x")
+        XCTAssertEqual(try parse("256", fit: "inside")?.description, "256x")
         XCTAssertEqual(try parse("256x")?.description, "256x")
         XCTAssertEqual(try parse("x90", upscale: true)?.description, "x90 upscale")
         // A format's default quality is written out, so naming it changes nothing.
         XCTAssertEqual(try parse("64x64", fit: "cover", format: "webp")?.description, "64x64 cover webp q80")
         XCTAssertEqual(try parse("64x64", fit: "cover", format: "webp", quality: 80)?.description, "64x64 cover webp q80")
-        XCTAssertEqual(try parse(format: "png", quality: 30)?.description, "png")
+        XCTAssertEqual(try parse(format: "png")?.description, "png")
         XCTAssertEqual(try parse("10x20", fit: "fill", quality: 55, firstFrame: true)?.description, "10x20 fill q55 first-frame")
-        // upscale means nothing without a size.
-        XCTAssertEqual(try parse(upscale: true, format: "jpeg")?.description, "jpeg q80")
+    }
+
+    /// Options that would change nothing for any image are usage errors naming the option.
+    func testOptionsThatChangeNothingAreRefused() {
+        let cases: [(String?, String?, Bool, String?, Int?, TransformSpec.ParseError, String)] = [
+            (nil, "cover", false, nil, nil, .needsResize(option: "--fit"), "--fit changes nothing without --resize"),
+            (nil, "inside", false, "webp", nil, .needsResize(option: "--fit"), "--fit changes nothing without --resize"),
+            (nil, nil, true, nil, nil, .needsResize(option: "--upscale"), "--upscale changes nothing without --resize"),
+            (nil, nil, true, "jpeg", nil, .needsResize(option: "--upscale"), "--upscale changes nothing without --resize"),
+            ("256", "cover", false, nil, nil, .needsBothSides(fit: .cover), "--fit cover needs both sides"),
+            ("x256", "fill", false, nil, nil, .needsBothSides(fit: .fill), "--fit fill needs both sides"),
+            ("256x256", nil, false, "png", 70, .qualityForPNG, "--quality changes nothing with --format png"),
+        ]
+        for (resize, fit, upscale, format, quality, expected, message) in cases {
+            XCTAssertThrowsError(try parse(resize, fit: fit, upscale: upscale, format: format, quality: quality)) { error in
+                XCTAssertEqual(error as? TransformSpec.ParseError, expected)
+                XCTAssertTrue(String(describing: error).hasPrefix(message), String(describing: error))
+            }
+        }
     }
 
     func testOutputFormatFollowsTheSourceUnlessOneIsAsked() {
