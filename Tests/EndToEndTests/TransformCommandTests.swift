@@ -64,6 +64,26 @@ final class TransformCommandTests: EndToEndTestCase {
         XCTAssertEqual(size(try getJSON(["--resize", "256x256", "--fit", "cover", "--upscale", url("/baseline.jpg")])), [256, 256])
     }
 
+    /// A spec that changes nothing for this image (already smaller than the box, same format; the
+    /// first frame of a still; a quality for PNG output) caches no variant: the answer is the
+    /// original, `transformed: false`, its path.
+    func testATransformThatChangesNothingMakesNoVariant() throws {
+        let original = try getJSON([url("/baseline.jpg")])
+        for arguments in [["--resize", "256x256"], ["--resize", "256x256", "--fit", "cover"], ["--first-frame"], ["--resize", "64x48", "--format", "jpeg"]] {
+            let object = try getJSON(arguments + [url("/baseline.jpg")])
+            XCTAssertEqual(object["transformed"] as? Bool, false, "\(arguments)")
+            XCTAssertEqual(object["path"] as? String, original["path"] as? String, "\(arguments)")
+            XCTAssertEqual(size(object), [64, 48], "\(arguments)")
+        }
+        XCTAssertEqual(try getJSON(["--quality", "70", url("/alpha.png")])["transformed"] as? Bool, false)
+        XCTAssertEqual(try cachedEntries().count, 2, "the two originals, no variant")
+        // A conversion, a quality for JPEG, or a real shrink still makes one.
+        for arguments in [["--resize", "256x256", "--format", "png"], ["--quality", "70"], ["--resize", "32x"]] {
+            XCTAssertEqual(try getJSON(arguments + [url("/baseline.jpg")])["transformed"] as? Bool, true, "\(arguments)")
+        }
+        XCTAssertEqual(try cachedEntries().count, 5)
+    }
+
     func testAlphaIsKeptInPNGAndWebPVariants() throws {
         for format in ["png", "webp"] {
             let object = try getJSON(["--resize", "160x", "--format", format, url("/transparent.png")])
@@ -191,6 +211,12 @@ final class TransformCommandTests: EndToEndTestCase {
             (["--quality", "101", "--resize", "10"], "--quality 101"),
             (["--resize", "10", "--fit", "sideways"], "--fit 'sideways'"),
             (["--format", "gif"], "--format 'gif'"),
+            (["--resize", "-5x10"], "--resize '-5x10' is not a size"),
+            (["--fit", "cover"], "--fit changes nothing without --resize"),
+            (["--upscale"], "--upscale changes nothing without --resize"),
+            (["--upscale", "--format", "webp"], "--upscale changes nothing without --resize"),
+            (["--resize", "256", "--fit", "fill"], "--fit fill needs both sides"),
+            (["--format", "png", "--quality", "70"], "--quality changes nothing with --format png"),
         ]
         for (arguments, message) in cases {
             for command in [["get"], ["info"]] {

@@ -20,21 +20,34 @@ public struct ImageTransformer: Sendable {
     }
 
     /// The variant `spec` makes of the image in `data`, which must pass the registry's validation
-    /// within `limits`.
-    func transform(_ data: Data, spec: TransformSpec, limits: DecodeLimits) throws(TransformError) -> TransformedImage {
+    /// within `limits`; nil when it would be the image again (see `changesNothing`), which is
+    /// then no variant at all.
+    func transform(_ data: Data, spec: TransformSpec, limits: DecodeLimits) throws(TransformError) -> TransformedImage? {
         let info: ImageInfo
         do { info = try decoders.validate(data, limits: limits) } catch { throw .decode(error) }
         let animated = info.frameCount > 1
         let format = spec.outputFormat(for: info.format, animated: animated)
+        let geometry = try TransformGeometry(spec: spec, sourceWidth: info.width, sourceHeight: info.height).within(limits)
+        if Self.changesNothing(spec, for: info, format: format, geometry: geometry) { return nil }
         if spec.keepsAnimation(of: info.format, animated: animated) {
             let reader: (any AnimationReading)?
             do { reader = try decoders.animationReader(for: data, limits: limits) } catch { throw .decode(error) }
             if let reader { return try transformAnimation(reader, spec: spec, limits: limits) }
         }
-        let geometry = try TransformGeometry(spec: spec, sourceWidth: info.width, sourceHeight: info.height).within(limits)
         let image = try stillImage(data, info: info, geometry: geometry, limits: limits)
         let encoded = try encode(image, as: format, quality: spec.effectiveQuality)
         return TransformedImage(data: encoded, format: format, width: image.width, height: image.height, frameCount: 1)
+    }
+
+    /// Whether `spec` would give back the image `info` describes: the same format, the same size
+    /// (a shrink of an image already smaller, without `--upscale`), upright already, no quality
+    /// asked of a lossy encoder, and every frame kept (`--first-frame` of a still changes nothing).
+    /// Re-encoding it anyway would cache a copy, often larger, of what is cached already.
+    static func changesNothing(_ spec: TransformSpec, for info: ImageInfo, format: ImageFormat, geometry: TransformGeometry) -> Bool {
+        let animated = info.frameCount > 1
+        return format == info.format && geometry.keepsSize && info.orientation == .up
+            && (spec.quality == nil || format == .png)
+            && (!animated || spec.keepsAnimation(of: info.format, animated: animated))
     }
 
     /// The first frame of the image in `data` fitted inside `width` × `height` pixels (never
