@@ -1,7 +1,7 @@
 #ifndef IMGFETCH_CIMAGETRANSFORM_H
 #define IMGFETCH_CIMAGETRANSFORM_H
 // What the transforms need from C: Little CMS for ICC profiles (lcms.c) and the encoders,
-// libjpeg-turbo, libpng, libwebp and libwebpmux (encode.c). Loaded at first use, like the
+// libjpeg-turbo, libpng, libwebp and libwebpmux (encode.c), libavif (avif_encode.c). Loaded at first use, like the
 // decoders (see CImageCodecs.h): a cache hit or an untransformed download never loads them.
 #include <stddef.h>
 #include <stdint.h>
@@ -49,6 +49,7 @@ const char *imgfetch_jpeg_encoder_load(void);       // libjpeg
 const char *imgfetch_png_encoder_load(void);        // libpng
 const char *imgfetch_webp_encoder_load(void);       // libwebp
 const char *imgfetch_webp_animation_load(void);     // libwebp and libwebpmux
+const char *imgfetch_avif_encoder_load(void);       // libavif (avif_encode.c)
 
 /// JPEG from `rgbx` (4 bytes a pixel, the fourth ignored): 4:2:0, optimised Huffman tables,
 /// `quality` 1–100 as libjpeg's, progressive when `progressive` is nonzero. libjpeg reports
@@ -60,6 +61,11 @@ int imgfetch_png_encode(const uint8_t *pixels, uint32_t width, uint32_t height, 
                         struct imgfetch_encoded *out, char *message, size_t message_size);
 /// Lossy WebP from RGBA at `quality` 0–100 (libwebp's scale); alpha is kept when not all opaque.
 int imgfetch_webp_encode(const uint8_t *rgba, uint32_t width, uint32_t height, float quality,
+                         struct imgfetch_encoded *out, char *message, size_t message_size);
+
+/// AVIF from RGBA: 8-bit 4:2:0, `quality` 1–100 mapped onto AV1's quantizer as sharp maps it,
+/// `effort` 0–9 (libavif's speed 9–0), alpha kept (at the same quantizer) when `has_alpha`.
+int imgfetch_avif_encode(const uint8_t *rgba, uint32_t width, uint32_t height, int quality, int effort, int has_alpha,
                          struct imgfetch_encoded *out, char *message, size_t message_size);
 
 /// An animated WebP being written, frame by frame: libwebpmux's WebPAnimEncoder holds the

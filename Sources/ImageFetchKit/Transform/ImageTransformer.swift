@@ -35,7 +35,7 @@ public struct ImageTransformer: Sendable {
             if let reader { return try transformAnimation(reader, spec: spec, limits: limits) }
         }
         let image = try stillImage(data, info: info, geometry: geometry, limits: limits)
-        let encoded = try encode(image, as: format, quality: spec.effectiveQuality)
+        let encoded = try encode(image, as: format, quality: spec.quality(for: format))
         return TransformedImage(data: encoded, format: format, width: image.width, height: image.height, frameCount: 1)
     }
 
@@ -117,6 +117,7 @@ public struct ImageTransformer: Sendable {
         let encoder: any ImageEncoding = switch format {
         case .jpeg: JPEGEncoder(quality: quality)
         case .webp: WebPEncoder(quality: quality)
+        case .avif: AVIFEncoder(quality: quality)
         default: PNGEncoder()
         }
         do { return try encoder.encode(image) } catch { throw Self.transformError(error) }

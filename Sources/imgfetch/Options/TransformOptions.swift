@@ -18,11 +18,11 @@ struct TransformOptions: ParsableArguments {
     var upscale = false
 
     @Option(help: ArgumentHelp(
-        "Write the variant as jpeg, png or webp (default: JPEG, PNG and WebP keep theirs, animations become animated WebP, other formats PNG).",
+        "Write the variant as jpeg, png, webp or avif (libavif, as sharp's avif; default: JPEG, PNG and WebP keep theirs, animations become animated WebP, other formats PNG).",
         valueName: "format"))
     var format: String?
 
-    @Option(help: ArgumentHelp("JPEG and WebP quality, 1-100 (default \(TransformSpec.defaultQuality)); not with --format png.", valueName: "n"))
+    @Option(help: ArgumentHelp("JPEG, WebP and AVIF quality, 1-100 (default \(TransformSpec.defaultQuality), AVIF \(TransformSpec.defaultAVIFQuality) as sharp's); not with --format png.", valueName: "n"))
     var quality: Int?
 
     @Flag(help: "Make a still image of an animation's first frame.")

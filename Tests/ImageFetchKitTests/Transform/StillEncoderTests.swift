@@ -93,6 +93,27 @@ final class StillEncoderTests: XCTestCase {
 
     // MARK: Limits
 
+    /// AVIF at sharp's defaults (quality 50, effort 4) reads back through libavif with its size,
+    /// colours and transparency; a higher quality costs more bytes.
+    func testAVIFRoundTripKeepsAlphaAndColours() throws {
+        let data = try AVIFEncoder(quality: TransformSpec.defaultAVIFQuality).encode(try .fixture("alpha.png"))
+        XCTAssertEqual(DecoderRegistry.standard.format(of: data), .avif)
+        let info = try DecoderRegistry.standard.validate(data)
+        XCTAssertTrue(info.hasAlpha)
+        let decoded = try EncodedFile.decode(data)
+        XCTAssertEqual([decoded.width, decoded.height], [64, 48])
+        XCTAssertEqual(decoded.channels(x: Fixture.white.x, y: Fixture.white.y)[3], 0, "transparent stays transparent")
+        for (point, colour) in [(Fixture.red, [255, 0, 0, 255]), (Fixture.lime, [0, 255, 0, 255]), (Fixture.blue, [0, 0, 255, 255])] {
+            let pixel = decoded.channels(x: point.x, y: point.y)
+            XCTAssertLessThanOrEqual(zip(pixel, colour).map { abs($0 - $1) }.max() ?? 0, 16, "\(pixel), expected \(colour)")
+        }
+        let smooth = EncodedFile.smoothImage(width: 96, height: 64)
+        let opaque = try AVIFEncoder(quality: 50).encode(smooth)
+        XCTAssertFalse(try DecoderRegistry.standard.validate(opaque).hasAlpha, "an opaque image has no alpha plane")
+        XCTAssertLessThan(opaque.count, try AVIFEncoder(quality: 95).encode(smooth).count)
+        XCTAssertGreaterThanOrEqual(peakSignalToNoise(try EncodedFile.decode(opaque), smooth), 30)
+    }
+
     func testImagesTheFormatCannotHoldAreRefusedWithASentence() {
         let wide = RGBAImage(width: 16384, height: 1, pixels: [UInt8](repeating: 255, count: 16384 * 4))
         XCTAssertThrowsError(try WebPEncoder(quality: 80).encode(wide)) { error in
