@@ -49,6 +49,18 @@ final class TransformCommandTests: EndToEndTestCase {
         XCTAssertEqual(try requests("/rotated.jpg"), 1)
     }
 
+    /// A compass gravity crops that side of the displayed picture, also for one stored on its side.
+    func testGravityCropsTheSideItNamesAsPillowCentresItsFit() throws {
+        for name in ["portrait.jpg", "rotated.jpg"] {
+            for gravity in ["north", "south"] {
+                let object = try getJSON(["--resize", "200x200", "--fit", "cover", "--gravity", gravity, "--format", "png", url("/\(name)")])
+                XCTAssertEqual(object["variant"] as? String, "200x200 cover \(gravity) png")
+                let psnr = try PillowReference.psnr(source: served.appendingPathComponent(name), output: try path(object), fit: "cover \(gravity)")
+                XCTAssertGreaterThanOrEqual(psnr, 30, "\(name) --gravity \(gravity): \(psnr) dB against Pillow's fit")
+            }
+        }
+    }
+
     func testTheOutputIsUprightAndCarriesNoOrientation() throws {
         let object = try getJSON(["--resize", "100x", url("/rotated.jpg")])
         XCTAssertEqual(size(object), [100, 160])
@@ -82,6 +94,22 @@ final class TransformCommandTests: EndToEndTestCase {
             XCTAssertEqual(try getJSON(arguments + [url("/baseline.jpg")])["transformed"] as? Bool, true, "\(arguments)")
         }
         XCTAssertEqual(try cachedEntries().count, 5)
+    }
+
+    /// `--format avif`: libavif's encoder at sharp's defaults, read back by the AVIF decoder.
+    func testAVIFOutput() throws {
+        let object = try getJSON(["--resize", "200x", "--format", "avif", url("/landscape.jpg")])
+        XCTAssertEqual(object["format"] as? String, "avif")
+        XCTAssertEqual(object["variant"] as? String, "200x avif q50")
+        XCTAssertEqual(size(object), [200, 125])
+        let data = try Data(contentsOf: try path(object))
+        XCTAssertEqual(DecoderRegistry.standard.format(of: data), .avif)
+        // Pillow reads no AVIF: avifdec makes the PNG compared with Pillow's Lanczos.
+        let png = directory.path("avif.png")
+        let decoded = try Shell.run("avifdec '\(try path(object).path)' '\(png.path)'")
+        XCTAssertEqual(decoded.status, 0, decoded.stderr)
+        let psnr = try PillowReference.psnr(source: served.appendingPathComponent("landscape.jpg"), output: png, fit: "inside")
+        XCTAssertGreaterThanOrEqual(psnr, 25, "\(psnr) dB against Pillow's Lanczos (quality 50 is lossy)")
     }
 
     func testAlphaIsKeptInPNGAndWebPVariants() throws {
@@ -217,6 +245,8 @@ final class TransformCommandTests: EndToEndTestCase {
             (["--upscale", "--format", "webp"], "--upscale changes nothing without --resize"),
             (["--resize", "256", "--fit", "fill"], "--fit fill needs both sides"),
             (["--format", "png", "--quality", "70"], "--quality changes nothing with --format png"),
+            (["--resize", "100x100", "--gravity", "north"], "--gravity changes nothing without --fit cover"),
+            (["--resize", "100x100", "--fit", "cover", "--gravity", "up"], "--gravity 'up'"),
         ]
         for (arguments, message) in cases {
             for command in [["get"], ["info"]] {

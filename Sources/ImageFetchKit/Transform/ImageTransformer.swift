@@ -34,7 +34,7 @@ public struct ImageTransformer: Sendable {
             do { reader = try decoders.animationReader(for: data, limits: limits) } catch { throw .decode(error) }
             if let reader { return try transformAnimation(reader, spec: spec, limits: limits) }
         }
-        let image = try stillImage(data, info: info, geometry: geometry, limits: limits)
+        let image = try stillImage(data, info: info, geometry: geometry, gravity: spec.gravity, limits: limits)
         let encoded = try encode(image, as: format, quality: spec.quality(for: format))
         return TransformedImage(data: encoded, format: format, width: image.width, height: image.height, frameCount: 1)
     }
@@ -63,24 +63,41 @@ public struct ImageTransformer: Sendable {
 
     /// The first frame decoded (shrunk on load where the format allows), converted to sRGB,
     /// resampled to `geometry` and turned upright.
-    private func stillImage(_ data: Data, info: ImageInfo, geometry: TransformGeometry, limits: DecodeLimits) throws(TransformError) -> RGBAImage {
+    private func stillImage(
+        _ data: Data, info: ImageInfo, geometry: TransformGeometry, gravity: TransformSpec.Gravity = .centre, limits: DecodeLimits
+    ) throws(TransformError) -> RGBAImage {
         let minimum = geometry.keepsSize
             ? nil : geometry.minimumStoredDecodeSize(sourceWidth: info.width, sourceHeight: info.height, orientation: info.orientation)
         let source: SourceImage
         do { source = try decoders.decodeForTransform(data, minimumStoredSize: minimum, limits: limits) } catch { throw .decode(error) }
         let orientation = source.orientation
-        let window = geometry.storedWindow(
+        var window = geometry.storedWindow(
             sourceWidth: info.width, sourceHeight: info.height, orientation: orientation,
             decodedWidth: source.width, decodedHeight: source.height)
         let (width, height) = geometry.storedSize(orientation: orientation)
         let srgb: RGBAImage
         do { srgb = try source.convertedToSRGB() } catch { throw .libraryUnavailable(reason: error.description) }
+        if gravity.anchor == nil { window = Self.placed(window, in: srgb, by: gravity) }
         let wholeAtSize = window.x == 0 && window.y == 0 && srgb.width == width && srgb.height == height
             && window.width == Double(width) && window.height == Double(height)
         // JPEG has no alpha: the resampler need not look for transparency in every pixel.
         let resized = wholeAtSize
             ? srgb : Resampler.resize(srgb, width: width, height: height, from: SourceRegion(window), opaque: info.format == .jpeg ? true : nil)
         return resized.oriented(by: orientation)
+    }
+
+    /// `window` (a cover crop, in `image`'s pixels) moved along the axis it cuts to where
+    /// `gravity`'s rule (attention or entropy) puts it.
+    private static func placed(_ window: TransformGeometry.Window, in image: RGBAImage, by gravity: TransformSpec.Gravity) -> TransformGeometry.Window {
+        var placed = window
+        if window.width < Double(image.width) - 0.5 {
+            let length = max(1, Int(window.width.rounded()))
+            placed.x = min(Double(SmartCrop.offset(in: image, length: length, alongX: true, rule: gravity)), Double(image.width) - window.width)
+        } else if window.height < Double(image.height) - 0.5 {
+            let length = max(1, Int(window.height.rounded()))
+            placed.y = min(Double(SmartCrop.offset(in: image, length: length, alongX: false, rule: gravity)), Double(image.height) - window.height)
+        }
+        return placed
     }
 
     /// Every frame of an animation resized and encoded as animated WebP, one frame at a time.

@@ -14,7 +14,8 @@ struct TransformGeometry: Sendable, Equatable {
     let width: Int
     let height: Int
     /// The part of the source (displayed orientation, source pixels) that fills the output:
-    /// the whole image but for `cover`, which crops the centre.
+    /// the whole image but for `cover`, which crops where its gravity says (the centre for
+    /// attention and entropy, which `SmartCrop` moves once the pixels are decoded).
     let window: Window
 
     /// The geometry of `spec` applied to a source of `sourceWidth` × `sourceHeight` (displayed).
@@ -42,7 +43,8 @@ struct TransformGeometry: Sendable, Equatable {
             width = min(Int(bw), Self.side(w0 * scale))
             height = min(Int(bh), Self.side(h0 * scale))
             let (cw, ch) = (min(w0, Double(width) / scale), min(h0, Double(height) / scale))
-            window = Window(x: (w0 - cw) / 2, y: (h0 - ch) / 2, width: cw, height: ch)
+            let anchor = spec.gravity.anchor ?? (0.5, 0.5)
+            window = Window(x: (w0 - cw) * anchor.x, y: (h0 - ch) * anchor.y, width: cw, height: ch)
         case .fill:
             let (bw, bh) = (boxWidth!, boxHeight!)
             width = spec.upscale ? Int(bw) : min(Int(bw), sourceWidth)
@@ -71,18 +73,31 @@ struct TransformGeometry: Sendable, Equatable {
     }
 
     /// `window` in the stored orientation, for a source decoded at `decodedWidth` × `decodedHeight`
-    /// (stored) from a source of `sourceWidth` × `sourceHeight` (displayed). The window is centred,
-    /// so a quarter turn only swaps its axes.
+    /// (stored) from a source of `sourceWidth` × `sourceHeight` (displayed): its corners taken
+    /// back through `orientation`, so a crop at the north of an image stored on its side is found
+    /// at the side it is stored at.
     func storedWindow(
         sourceWidth: Int, sourceHeight: Int, orientation: ImageOrientation, decodedWidth: Int, decodedHeight: Int
     ) -> Window {
-        var w = window
-        if orientation.swapsWidthAndHeight {
-            w = Window(x: w.y, y: w.x, width: w.height, height: w.width)
-        }
         let (storedWidth, storedHeight) = orientation.swapsWidthAndHeight ? (sourceHeight, sourceWidth) : (sourceWidth, sourceHeight)
-        let (sx, sy) = (Double(decodedWidth) / Double(storedWidth), Double(decodedHeight) / Double(storedHeight))
-        return Window(x: w.x * sx, y: w.y * sy, width: w.width * sx, height: w.height * sy)
+        let (sw, sh) = (Double(storedWidth), Double(storedHeight))
+        // Continuous coordinates: a displayed point (x, y) is this stored point.
+        func stored(_ x: Double, _ y: Double) -> (Double, Double) {
+            switch orientation {
+            case .up: (x, y)
+            case .upMirrored: (sw - x, y)
+            case .down: (sw - x, sh - y)
+            case .downMirrored: (x, sh - y)
+            case .leftMirrored: (y, x)
+            case .right: (y, sh - x)
+            case .rightMirrored: (sw - y, sh - x)
+            case .left: (sw - y, x)
+            }
+        }
+        let a = stored(window.x, window.y), b = stored(window.x + window.width, window.y + window.height)
+        let (x0, y0) = (min(a.0, b.0), min(a.1, b.1))
+        let (sx, sy) = (Double(decodedWidth) / sw, Double(decodedHeight) / sh)
+        return Window(x: x0 * sx, y: y0 * sy, width: abs(b.0 - a.0) * sx, height: abs(b.1 - a.1) * sy)
     }
 
     /// The output size in the stored orientation (what is resampled before it is turned upright).

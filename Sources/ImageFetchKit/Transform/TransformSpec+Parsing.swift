@@ -14,6 +14,9 @@ extension TransformSpec {
         case needsBothSides(fit: Fit)
         /// `--quality` with `--format png`, which is lossless.
         case qualityForPNG
+        case gravity(String)
+        /// `--gravity` without `--fit cover`: nothing is cropped.
+        case gravityNeedsCover
 
         public var description: String {
             switch self {
@@ -33,6 +36,10 @@ extension TransformSpec {
                 "--fit \(fit.rawValue) needs both sides of the box (--resize WxH): with one side every fit keeps the aspect ratio, as inside does."
             case .qualityForPNG:
                 "--quality changes nothing with --format png, which is lossless: leave it out."
+            case .gravity(let text):
+                "--gravity '\(text)' is not one of \(Gravity.allCases.map(\.rawValue).joined(separator: ", ")) (center is centre)."
+            case .gravityNeedsCover:
+                "--gravity changes nothing without --fit cover, the one fit that crops."
             }
         }
     }
@@ -44,9 +51,10 @@ extension TransformSpec {
     /// a transform. `maxPixels` bounds the box (both sides given) as it bounds any image. An
     /// option that would change nothing for any image is refused, naming it.
     public static func parse(
-        resize: String?, fit: String?, upscale: Bool, format: String?, quality: Int?, firstFrame: Bool, maxPixels: Int
+        resize: String?, fit: String?, gravity: String? = nil, upscale: Bool, format: String?, quality: Int?, firstFrame: Bool,
+        maxPixels: Int
     ) throws(ParseError) -> TransformSpec? {
-        guard resize != nil || fit != nil || upscale || format != nil || quality != nil || firstFrame else { return nil }
+        guard resize != nil || fit != nil || gravity != nil || upscale || format != nil || quality != nil || firstFrame else { return nil }
         var spec = TransformSpec(upscale: upscale, firstFrame: firstFrame)
         if let resize {
             (spec.width, spec.height) = try parseSize(resize)
@@ -61,6 +69,12 @@ extension TransformSpec {
             spec.fit = value
         }
         if upscale, resize == nil { throw .needsResize(option: "--upscale") }
+        if let gravity {
+            let name = gravity.lowercased() == "center" ? "centre" : gravity.lowercased()
+            guard let value = Gravity(rawValue: name) else { throw .gravity(gravity) }
+            guard spec.fit == .cover else { throw .gravityNeedsCover }
+            spec.gravity = value
+        }
         if let format {
             let name = format.lowercased() == "jpg" ? "jpeg" : format.lowercased()
             guard let value = outputFormats.first(where: { $0.transformName == name }) else { throw .format(format) }

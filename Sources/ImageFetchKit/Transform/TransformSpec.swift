@@ -16,11 +16,36 @@ public struct TransformSpec: Sendable, Hashable, CustomStringConvertible {
         case fill
     }
 
+    /// Where a `cover` crop is taken, by libvips' and sharp's names: a compass point or the centre,
+    /// or where the image is most interesting (`attention`, `entropy`; see `SmartCrop`).
+    public enum Gravity: String, Sendable, CaseIterable {
+        case centre, north, northeast, east, southeast, south, southwest, west, northwest, attention, entropy
+
+        /// A compass gravity's place for the window on each axis: 0 at the start (west, north), 0.5
+        /// centred, 1 at the end; nil for `attention` and `entropy`, which look at the pixels.
+        var anchor: (x: Double, y: Double)? {
+            switch self {
+            case .centre: (0.5, 0.5)
+            case .north: (0.5, 0)
+            case .northeast: (1, 0)
+            case .east: (1, 0.5)
+            case .southeast: (1, 1)
+            case .south: (0.5, 1)
+            case .southwest: (0, 1)
+            case .west: (0, 0.5)
+            case .northwest: (0, 0)
+            case .attention, .entropy: nil
+            }
+        }
+    }
+
     /// The box; nil for a side that follows from the other by the aspect ratio. Both nil: no
     /// resize (a conversion only).
     public var width: Int?
     public var height: Int?
     public var fit: Fit
+    /// Where `cover` crops; `.centre` unless asked.
+    public var gravity: Gravity
     /// Without it an image is never enlarged.
     public var upscale: Bool
     /// The output format (JPEG, PNG, WebP or AVIF); nil: the source's rule (see `outputFormat(for:)`).
@@ -43,12 +68,13 @@ public struct TransformSpec: Sendable, Hashable, CustomStringConvertible {
     }
 
     public init(
-        width: Int? = nil, height: Int? = nil, fit: Fit = .inside, upscale: Bool = false, format: ImageFormat? = nil,
-        quality: Int? = nil, firstFrame: Bool = false
+        width: Int? = nil, height: Int? = nil, fit: Fit = .inside, gravity: Gravity = .centre, upscale: Bool = false,
+        format: ImageFormat? = nil, quality: Int? = nil, firstFrame: Bool = false
     ) {
         self.width = width
         self.height = height
         self.fit = fit
+        self.gravity = gravity
         self.upscale = upscale
         self.format = format
         self.quality = quality
@@ -62,7 +88,7 @@ public struct TransformSpec: Sendable, Hashable, CustomStringConvertible {
     public var effectiveFit: Fit { width != nil && height != nil ? fit : .inside }
 
     /// The normal form: `256x256 inside`, `256x`, `x128 upscale`, `webp q80`, `512x512 cover jpeg q90
-    /// first-frame`. The size and fit come first, then the enlargement rule, the format with its
+    /// first-frame`, `300x200 cover north`. The size and fit (and a cover's gravity) come first, then the enlargement rule, the format with its
     /// quality (a quality without a format stands alone: the format is the source's), then
     /// `first-frame`.
     public var description: String {
@@ -70,6 +96,7 @@ public struct TransformSpec: Sendable, Hashable, CustomStringConvertible {
         if resizes {
             let size = "\(width.map(String.init) ?? "")x\(height.map(String.init) ?? "")"
             words.append(width != nil && height != nil ? "\(size) \(effectiveFit.rawValue)" : size)
+            if effectiveFit == .cover, gravity != .centre { words.append(gravity.rawValue) }
             if upscale { words.append("upscale") }
         }
         if let format {

@@ -14,6 +14,11 @@ struct TransformOptions: ParsableArguments {
         valueName: "mode"))
     var fit: String?
 
+    @Option(help: ArgumentHelp(
+        "Where --fit cover crops, by libvips' and sharp's names: centre (the default), north, northeast, east, southeast, south, southwest, west, northwest, or attention or entropy (libvips' interesting rules: the busiest, most saturated, skin-toned part, or the part of most entropy).",
+        valueName: "gravity"))
+    var gravity: String?
+
     @Flag(help: "Allow enlarging an image smaller than the --resize box (without it, images are only ever made smaller).")
     var upscale = false
 
@@ -31,7 +36,7 @@ struct TransformOptions: ParsableArguments {
     /// The spec these flags ask for, with a box held to `maxPixels`; nil when they ask for none.
     func spec(maxPixels: Int) throws(TransformSpec.ParseError) -> TransformSpec? {
         try TransformSpec.parse(
-            resize: resize, fit: fit, upscale: upscale, format: format, quality: quality, firstFrame: firstFrame, maxPixels: maxPixels)
+            resize: resize, fit: fit, gravity: gravity, upscale: upscale, format: format, quality: quality, firstFrame: firstFrame, maxPixels: maxPixels)
     }
 
     /// Refuses a spec that cannot be made, as a usage error, before any request.

@@ -2,9 +2,12 @@ import XCTest
 @testable import ImageFetchKit
 
 final class TransformGeometryTests: XCTestCase {
-    private func geometry(_ resize: String, fit: TransformSpec.Fit = .inside, upscale: Bool = false, _ w: Int, _ h: Int) throws -> TransformGeometry {
+    private func geometry(
+        _ resize: String, fit: TransformSpec.Fit = .inside, gravity: TransformSpec.Gravity = .centre, upscale: Bool = false, _ w: Int, _ h: Int
+    ) throws -> TransformGeometry {
         let size = try TransformSpec.parseSize(resize)
-        return TransformGeometry(spec: TransformSpec(width: size.width, height: size.height, fit: fit, upscale: upscale), sourceWidth: w, sourceHeight: h)
+        let spec = TransformSpec(width: size.width, height: size.height, fit: fit, gravity: gravity, upscale: upscale)
+        return TransformGeometry(spec: spec, sourceWidth: w, sourceHeight: h)
     }
 
     private func size(_ g: TransformGeometry) -> [Int] { [g.width, g.height] }
@@ -79,5 +82,29 @@ final class TransformGeometryTests: XCTestCase {
         // Stored 400×200 (a quarter turn), decoded at 1/2: 200×100.
         let stored = cover.storedWindow(sourceWidth: 200, sourceHeight: 400, orientation: .left, decodedWidth: 200, decodedHeight: 100)
         XCTAssertEqual(stored, .init(x: 50, y: 0, width: 100, height: 100))
+    }
+
+    func testCompassGravityPlacesTheCoverCrop() throws {
+        XCTAssertEqual(try geometry("100x50", fit: .cover, gravity: .north, 300, 900).window, .init(x: 0, y: 0, width: 300, height: 150))
+        XCTAssertEqual(try geometry("100x50", fit: .cover, gravity: .south, 300, 900).window, .init(x: 0, y: 750, width: 300, height: 150))
+        XCTAssertEqual(try geometry("100x100", fit: .cover, gravity: .west, 400, 200).window, .init(x: 0, y: 0, width: 200, height: 200))
+        XCTAssertEqual(try geometry("100x100", fit: .cover, gravity: .southeast, 400, 200).window, .init(x: 200, y: 0, width: 200, height: 200))
+        // Attention and entropy start centred; SmartCrop moves them once the pixels are decoded.
+        XCTAssertEqual(try geometry("100x100", fit: .cover, gravity: .entropy, 400, 200).window, .init(x: 100, y: 0, width: 200, height: 200))
+    }
+
+    func testAnOffCentreWindowIsFoundWhereItIsStored() throws {
+        // Displayed 200×400, stored 400×200 turned by EXIF 8 (left): the displayed top is the stored right.
+        let north = try geometry("100x100", fit: .cover, gravity: .north, 200, 400)
+        XCTAssertEqual(north.window, .init(x: 0, y: 0, width: 200, height: 200))
+        XCTAssertEqual(north.storedWindow(sourceWidth: 200, sourceHeight: 400, orientation: .left, decodedWidth: 200, decodedHeight: 100),
+                       .init(x: 100, y: 0, width: 100, height: 100))
+        // EXIF 6 (right): the displayed top is the stored left.
+        XCTAssertEqual(north.storedWindow(sourceWidth: 200, sourceHeight: 400, orientation: .right, decodedWidth: 400, decodedHeight: 200),
+                       .init(x: 0, y: 0, width: 200, height: 200))
+        // Upside down: the displayed top is the stored bottom.
+        let tall = try geometry("100x50", fit: .cover, gravity: .north, 300, 900)
+        XCTAssertEqual(tall.storedWindow(sourceWidth: 300, sourceHeight: 900, orientation: .down, decodedWidth: 300, decodedHeight: 900),
+                       .init(x: 0, y: 750, width: 300, height: 150))
     }
 }

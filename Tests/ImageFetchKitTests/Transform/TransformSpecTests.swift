@@ -3,11 +3,12 @@ import XCTest
 
 final class TransformSpecTests: XCTestCase {
     private func parse(
-        _ resize: String? = nil, fit: String? = nil, upscale: Bool = false, format: String? = nil, quality: Int? = nil,
-        firstFrame: Bool = false, maxPixels: Int = 100_000_000
+        _ resize: String? = nil, fit: String? = nil, gravity: String? = nil, upscale: Bool = false, format: String? = nil,
+        quality: Int? = nil, firstFrame: Bool = false, maxPixels: Int = 100_000_000
     ) throws -> TransformSpec? {
         try TransformSpec.parse(
-            resize: resize, fit: fit, upscale: upscale, format: format, quality: quality, firstFrame: firstFrame, maxPixels: maxPixels)
+            resize: resize, fit: fit, gravity: gravity, upscale: upscale, format: format, quality: quality, firstFrame: firstFrame,
+            maxPixels: maxPixels)
     }
 
     func testSizesInEveryFormParse() throws {
@@ -64,7 +65,20 @@ final class TransformSpecTests: XCTestCase {
         XCTAssertEqual(try parse("64x64", fit: "cover", format: "webp")?.description, "64x64 cover webp q80")
         XCTAssertEqual(try parse("64x64", fit: "cover", format: "webp", quality: 80)?.description, "64x64 cover webp q80")
         XCTAssertEqual(try parse(format: "png")?.description, "png")
+        // AVIF's default quality is sharp's, 50.
+        XCTAssertEqual(try parse(format: "AVIF")?.description, "avif q50")
+        XCTAssertEqual(try parse("64x", format: "avif", quality: 50)?.description, "64x avif q50")
         XCTAssertEqual(try parse("10x20", fit: "fill", quality: 55, firstFrame: true)?.description, "10x20 fill q55 first-frame")
+    }
+
+    func testGravityNamesWhereCoverCrops() throws {
+        XCTAssertEqual(try parse("300x200", fit: "cover", gravity: "north")?.description, "300x200 cover north")
+        XCTAssertEqual(try parse("300x200", fit: "cover", gravity: "Entropy")?.gravity, .entropy)
+        XCTAssertEqual(try parse("300x200", fit: "cover", gravity: "center")?.description, "300x200 cover")
+        XCTAssertEqual(try parse("300x200", fit: "cover", gravity: "centre")?.description, try parse("300x200", fit: "cover")?.description)
+        XCTAssertThrowsError(try parse("300x200", fit: "cover", gravity: "up")) { XCTAssertEqual($0 as? TransformSpec.ParseError, .gravity("up")) }
+        XCTAssertThrowsError(try parse("300x200", gravity: "north")) { XCTAssertEqual($0 as? TransformSpec.ParseError, .gravityNeedsCover) }
+        XCTAssertThrowsError(try parse(gravity: "north")) { XCTAssertEqual($0 as? TransformSpec.ParseError, .gravityNeedsCover) }
     }
 
     /// Options that would change nothing for any image are usage errors naming the option.
