@@ -61,6 +61,21 @@ final class TransformCommandTests: EndToEndTestCase {
         }
     }
 
+    /// `contain` letterboxes into the box with `--background`; `outside` covers it uncropped.
+    func testContainPadsWithTheBackgroundAndOutsideCoversTheBox() throws {
+        let contain = try getJSON(["--resize", "200x200", "--fit", "contain", "--background", "red", "--format", "png", url("/landscape.jpg")])
+        XCTAssertEqual(size(contain), [200, 200])
+        XCTAssertEqual(contain["variant"] as? String, "200x200 contain png bg #ff0000ff")
+        let image = try DecoderRegistry.standard.decode(try Data(contentsOf: try path(contain)))
+        for y in [0, 30, 170, 199] {
+            XCTAssertEqual(Array(image.pixels[(y * 200 + 100) * 4..<((y * 200 + 100) * 4 + 4)]), [255, 0, 0, 255], "row \(y) is padding")
+        }
+        XCTAssertNotEqual(Array(image.pixels[(100 * 200 + 100) * 4..<((100 * 200 + 100) * 4 + 3)]), [255, 0, 0], "the picture is in the middle")
+        let outside = try getJSON(["--resize", "200x200", "--fit", "outside", url("/landscape.jpg")])
+        XCTAssertEqual(size(outside), [320, 200])
+        XCTAssertEqual(outside["variant"] as? String, "200x200 outside")
+    }
+
     func testTheOutputIsUprightAndCarriesNoOrientation() throws {
         let object = try getJSON(["--resize", "100x", url("/rotated.jpg")])
         XCTAssertEqual(size(object), [100, 160])
@@ -246,6 +261,9 @@ final class TransformCommandTests: EndToEndTestCase {
             (["--resize", "256", "--fit", "fill"], "--fit fill needs both sides"),
             (["--format", "png", "--quality", "70"], "--quality changes nothing with --format png"),
             (["--resize", "100x100", "--gravity", "north"], "--gravity changes nothing without --fit cover"),
+            (["--resize", "100x100", "--background", "red"], "--background changes nothing without --fit contain"),
+            (["--resize", "100x100", "--fit", "contain", "--background", "reddish"], "--background 'reddish' is not a colour"),
+            (["--resize", "100", "--fit", "outside"], "--fit outside needs both sides"),
             (["--resize", "100x100", "--fit", "cover", "--gravity", "up"], "--gravity 'up'"),
         ]
         for (arguments, message) in cases {

@@ -29,13 +29,17 @@ public struct ImageTransformer: Sendable {
         let format = spec.outputFormat(for: info.format, animated: animated)
         let geometry = try TransformGeometry(spec: spec, sourceWidth: info.width, sourceHeight: info.height).within(limits)
         if Self.changesNothing(spec, for: info, format: format, geometry: geometry) { return nil }
+        let padding = spec.background ?? .clear
         if spec.keepsAnimation(of: info.format, animated: animated) {
             let reader: (any AnimationReading)?
             do { reader = try decoders.animationReader(for: data, limits: limits) } catch { throw .decode(error) }
             if let reader { return try transformAnimation(reader, spec: spec, limits: limits) }
         }
-        let image = try stillImage(data, info: info, geometry: geometry, gravity: spec.gravity, limits: limits)
-        let encoded = try encode(image, as: format, quality: spec.quality(for: format))
+        var image = try stillImage(data, info: info, geometry: geometry, gravity: spec.gravity, limits: limits)
+        if let canvas = geometry.canvas {
+            image = image.placed(onCanvasOf: canvas.width, height: canvas.height, x: canvas.x, y: canvas.y, background: padding)
+        }
+        let encoded = try encode(image, as: format, quality: spec.quality(for: format), background: spec.background ?? .white)
         return TransformedImage(data: encoded, format: format, width: image.width, height: image.height, frameCount: 1)
     }
 
@@ -45,7 +49,7 @@ public struct ImageTransformer: Sendable {
     /// Re-encoding it anyway would cache a copy, often larger, of what is cached already.
     static func changesNothing(_ spec: TransformSpec, for info: ImageInfo, format: ImageFormat, geometry: TransformGeometry) -> Bool {
         let animated = info.frameCount > 1
-        return format == info.format && geometry.keepsSize && info.orientation == .up
+        return format == info.format && geometry.keepsSize && geometry.canvas == nil && info.orientation == .up
             && (spec.quality == nil || format == .png)
             && (!animated || spec.keepsAnimation(of: info.format, animated: animated))
     }
@@ -108,15 +112,18 @@ public struct ImageTransformer: Sendable {
             .within(limits)
         let region = SourceRegion(geometry.window)
         do {
-            let encoder = try AnimatedWebPEncoder(
-                width: geometry.width, height: geometry.height, loopCount: reader.loopCount, quality: spec.effectiveQuality)
+            let (width, height) = geometry.outputSize
+            let encoder = try AnimatedWebPEncoder(width: width, height: height, loopCount: reader.loopCount, quality: spec.effectiveQuality)
             var frames = 0
             while let frame = try nextFrame(of: reader) {
-                let image = geometry.keepsSize ? frame.image : Resampler.resize(frame.image, width: geometry.width, height: geometry.height, from: region)
+                var image = geometry.keepsSize ? frame.image : Resampler.resize(frame.image, width: geometry.width, height: geometry.height, from: region)
+                if let canvas = geometry.canvas {
+                    image = image.placed(onCanvasOf: width, height: height, x: canvas.x, y: canvas.y, background: spec.background ?? .clear)
+                }
                 try encoder.add(image, durationMilliseconds: frame.duration)
                 frames += 1
             }
-            return TransformedImage(data: try encoder.finish(), format: .webp, width: geometry.width, height: geometry.height, frameCount: frames)
+            return TransformedImage(data: try encoder.finish(), format: .webp, width: width, height: height, frameCount: frames)
         } catch let error as EncodeError {
             throw Self.transformError(error)
         } catch let error as TransformError {
@@ -130,9 +137,9 @@ public struct ImageTransformer: Sendable {
         do { return try reader.nextFrame() } catch { throw .decode(error) }
     }
 
-    private func encode(_ image: RGBAImage, as format: ImageFormat, quality: Int) throws(TransformError) -> Data {
+    private func encode(_ image: RGBAImage, as format: ImageFormat, quality: Int, background: BackgroundColor) throws(TransformError) -> Data {
         let encoder: any ImageEncoding = switch format {
-        case .jpeg: JPEGEncoder(quality: quality)
+        case .jpeg: JPEGEncoder(quality: quality, background: background)
         case .webp: WebPEncoder(quality: quality)
         case .avif: AVIFEncoder(quality: quality)
         default: PNGEncoder()
@@ -151,6 +158,7 @@ public struct ImageTransformer: Sendable {
 extension TransformGeometry {
     /// This geometry, if its output is within the pixel limit.
     func within(_ limits: DecodeLimits) throws(TransformError) -> TransformGeometry {
+        let (width, height) = outputSize
         guard width <= limits.maxPixels / height else {
             throw .outputTooLarge(width: width, height: height, limit: limits.maxPixels)
         }

@@ -10,9 +10,20 @@ struct TransformGeometry: Sendable, Equatable {
         var height: Double
     }
 
-    /// The output size, as displayed.
+    /// Where `contain` puts the fitted image: a canvas the size of the box, and the image's
+    /// place on it (centred).
+    struct Canvas: Sendable, Equatable {
+        var width: Int
+        var height: Int
+        var x: Int
+        var y: Int
+    }
+
+    /// The resampled image's size, as displayed (for `contain`, of the image placed on `canvas`).
     let width: Int
     let height: Int
+    /// `contain`'s canvas; nil for every other fit, whose output is the resampled image.
+    private(set) var canvas: Canvas?
     /// The part of the source (displayed orientation, source pixels) that fills the output:
     /// the whole image but for `cover`, which crops where its gravity says (the centre for
     /// attention and entropy, which `SmartCrop` moves once the pixels are decoded).
@@ -27,13 +38,20 @@ struct TransformGeometry: Sendable, Equatable {
         switch spec.effectiveFit {
         case _ where !spec.resizes:
             (width, height, window) = (sourceWidth, sourceHeight, whole)
-        case .inside:
+        case .inside, .contain:
             var scale = min(boxWidth.map { $0 / w0 } ?? .infinity, boxHeight.map { $0 / h0 } ?? .infinity)
             if !spec.upscale { scale = min(scale, 1) }
             // A side set by the box is the box's exactly; the other follows the aspect ratio.
             width = boxWidth != nil && scale == boxWidth! / w0 ? Int(boxWidth!) : Self.side(w0 * scale)
             height = boxHeight != nil && scale == boxHeight! / h0 ? Int(boxHeight!) : Self.side(h0 * scale)
             window = whole
+            if spec.effectiveFit == .contain, let bw = boxWidth, let bh = boxHeight {
+                canvas = Canvas(width: Int(bw), height: Int(bh), x: (Int(bw) - width) / 2, y: (Int(bh) - height) / 2)
+            }
+        case .outside:
+            var scale = max(boxWidth! / w0, boxHeight! / h0)
+            if !spec.upscale { scale = min(scale, 1) }
+            (width, height, window) = (Self.side(w0 * scale), Self.side(h0 * scale), whole)
         case .cover:
             let (bw, bh) = (boxWidth!, boxHeight!)
             var scale = max(bw / w0, bh / h0)
@@ -52,6 +70,9 @@ struct TransformGeometry: Sendable, Equatable {
             window = whole
         }
     }
+
+    /// The output's size: the canvas's for `contain`, else the resampled image's.
+    var outputSize: (width: Int, height: Int) { canvas.map { ($0.width, $0.height) } ?? (width, height) }
 
     /// Whether the output is the source unchanged in size (nothing to resample).
     var keepsSize: Bool {

@@ -17,6 +17,9 @@ extension TransformSpec {
         case gravity(String)
         /// `--gravity` without `--fit cover`: nothing is cropped.
         case gravityNeedsCover
+        case background(String)
+        /// `--background` with neither `--fit contain` nor `--format jpeg`: nothing is padded or flattened.
+        case backgroundWithoutEffect
 
         public var description: String {
             switch self {
@@ -40,6 +43,10 @@ extension TransformSpec {
                 "--gravity '\(text)' is not one of \(Gravity.allCases.map(\.rawValue).joined(separator: ", ")) (center is centre)."
             case .gravityNeedsCover:
                 "--gravity changes nothing without --fit cover, the one fit that crops."
+            case .background(let text):
+                "--background '\(text)' is not a colour: give #rrggbb, #rrggbbaa or a CSS name such as white or transparent."
+            case .backgroundWithoutEffect:
+                "--background changes nothing without --fit contain (its padding) or --format jpeg (what transparency is flattened onto)."
             }
         }
     }
@@ -51,10 +58,11 @@ extension TransformSpec {
     /// a transform. `maxPixels` bounds the box (both sides given) as it bounds any image. An
     /// option that would change nothing for any image is refused, naming it.
     public static func parse(
-        resize: String?, fit: String?, gravity: String? = nil, upscale: Bool, format: String?, quality: Int?, firstFrame: Bool,
-        maxPixels: Int
+        resize: String?, fit: String?, gravity: String? = nil, background: String? = nil, upscale: Bool, format: String?, quality: Int?,
+        firstFrame: Bool, maxPixels: Int
     ) throws(ParseError) -> TransformSpec? {
-        guard resize != nil || fit != nil || gravity != nil || upscale || format != nil || quality != nil || firstFrame else { return nil }
+        guard resize != nil || fit != nil || gravity != nil || background != nil || upscale || format != nil || quality != nil || firstFrame
+        else { return nil }
         var spec = TransformSpec(upscale: upscale, firstFrame: firstFrame)
         if let resize {
             (spec.width, spec.height) = try parseSize(resize)
@@ -84,6 +92,11 @@ extension TransformSpec {
             guard (1...100).contains(quality) else { throw .quality(quality) }
             guard spec.format != .png else { throw .qualityForPNG }
             spec.quality = quality
+        }
+        if let background {
+            guard let colour = BackgroundColor(parsing: background) else { throw .background(background) }
+            guard spec.fit == .contain || spec.format == .jpeg else { throw .backgroundWithoutEffect }
+            spec.background = colour
         }
         return spec
     }

@@ -14,6 +14,12 @@ public struct TransformSpec: Sendable, Hashable, CustomStringConvertible {
         case cover
         /// Exactly the box, stretched.
         case fill
+        /// Keep the aspect ratio, fit inside the box, and pad the rest of the box with the
+        /// background (letterboxing).
+        case contain
+        /// Keep the aspect ratio and cover the box without cropping: one side is the box's, the
+        /// other at least as long.
+        case outside
     }
 
     /// Where a `cover` crop is taken, by libvips' and sharp's names: a compass point or the centre,
@@ -46,6 +52,9 @@ public struct TransformSpec: Sendable, Hashable, CustomStringConvertible {
     public var fit: Fit
     /// Where `cover` crops; `.centre` unless asked.
     public var gravity: Gravity
+    /// What `contain` pads with and JPEG output flattens transparency onto; nil: transparent
+    /// padding and a white flattening.
+    public var background: BackgroundColor?
     /// Without it an image is never enlarged.
     public var upscale: Bool
     /// The output format (JPEG, PNG, WebP or AVIF); nil: the source's rule (see `outputFormat(for:)`).
@@ -75,6 +84,7 @@ public struct TransformSpec: Sendable, Hashable, CustomStringConvertible {
         self.height = height
         self.fit = fit
         self.gravity = gravity
+        self.background = nil
         self.upscale = upscale
         self.format = format
         self.quality = quality
@@ -105,6 +115,7 @@ public struct TransformSpec: Sendable, Hashable, CustomStringConvertible {
         } else if let quality {
             words.append("q\(quality)")
         }
+        if let background { words.append("bg \(background)") }
         if firstFrame { words.append("first-frame") }
         return words.joined(separator: " ")
     }

@@ -10,7 +10,7 @@ struct TransformOptions: ParsableArguments {
     var resize: String?
 
     @Option(help: ArgumentHelp(
-        "How to fit the --resize box: inside (keep the aspect ratio, fit within; the default), cover (fill it, cropping the centre) or fill (stretch); cover and fill need both sides (WxH).",
+        "How to fit the --resize box, by sharp's names: inside (keep the aspect ratio, fit within; the default), cover (fill it, cropping the centre), fill (stretch), contain (fit within and pad the box with --background) or outside (cover it without cropping); all but inside need both sides (WxH).",
         valueName: "mode"))
     var fit: String?
 
@@ -18,6 +18,11 @@ struct TransformOptions: ParsableArguments {
         "Where --fit cover crops, by libvips' and sharp's names: centre (the default), north, northeast, east, southeast, south, southwest, west, northwest, or attention or entropy (libvips' interesting rules: the busiest, most saturated, skin-toned part, or the part of most entropy).",
         valueName: "gravity"))
     var gravity: String?
+
+    @Option(help: ArgumentHelp(
+        "The colour --fit contain pads with (default transparent, white in JPEG) and JPEG output flattens transparency onto (default white): #rrggbb, #rrggbbaa or a CSS name, as sharp's background.",
+        valueName: "colour"))
+    var background: String?
 
     @Flag(help: "Allow enlarging an image smaller than the --resize box (without it, images are only ever made smaller).")
     var upscale = false
@@ -36,7 +41,7 @@ struct TransformOptions: ParsableArguments {
     /// The spec these flags ask for, with a box held to `maxPixels`; nil when they ask for none.
     func spec(maxPixels: Int) throws(TransformSpec.ParseError) -> TransformSpec? {
         try TransformSpec.parse(
-            resize: resize, fit: fit, gravity: gravity, upscale: upscale, format: format, quality: quality, firstFrame: firstFrame, maxPixels: maxPixels)
+            resize: resize, fit: fit, gravity: gravity, background: background, upscale: upscale, format: format, quality: quality, firstFrame: firstFrame, maxPixels: maxPixels)
     }
 
     /// Refuses a spec that cannot be made, as a usage error, before any request.

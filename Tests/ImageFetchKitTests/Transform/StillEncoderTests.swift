@@ -36,6 +36,13 @@ final class StillEncoderTests: XCTestCase {
         XCTAssertTrue(red[0] > 240 && red[1] < 15 && red[2] < 15 && red[3] == 255, "opaque red stays red: \(red)")
     }
 
+    func testJPEGFlattensOntoTheBackgroundItIsGiven() throws {
+        let black = BackgroundColor(red: 0, green: 0, blue: 0)
+        let decoded = try EncodedFile.decode(try JPEGEncoder(quality: 95, background: black).encode(try .fixture("alpha.png")))
+        XCTAssertLessThanOrEqual(decoded.channels(x: Fixture.white.x, y: Fixture.white.y)[0..<3].max() ?? 255, 8, "transparent became black")
+        XCTAssertGreaterThanOrEqual(decoded.channels(x: Fixture.red.x, y: Fixture.red.y)[0], 240, "opaque red stays red")
+    }
+
     func testJPEGSizeGrowsWithQualityAndCarriesNoMetadata() throws {
         let image = EncodedFile.opaque(ResamplerTests.detailedImage(width: 120, height: 90))
         let sizes = try [20, 50, 80, 95].map { try JPEGEncoder(quality: $0).encode(image).count }

@@ -107,4 +107,21 @@ final class TransformGeometryTests: XCTestCase {
         XCTAssertEqual(tall.storedWindow(sourceWidth: 300, sourceHeight: 900, orientation: .down, decodedWidth: 300, decodedHeight: 900),
                        .init(x: 0, y: 750, width: 300, height: 150))
     }
+
+    func testContainLetterboxesAndOutsideCoversWithoutCropping() throws {
+        let contain = try geometry("100x100", fit: .contain, 400, 200)
+        XCTAssertEqual(size(contain), [100, 50])
+        XCTAssertEqual(contain.canvas, .init(width: 100, height: 100, x: 0, y: 25))
+        XCTAssertTrue(contain.outputSize == (100, 100))
+        // Without --upscale the image keeps its size, centred in the box.
+        let small = try geometry("256x256", fit: .contain, 64, 48)
+        XCTAssertEqual(size(small), [64, 48])
+        XCTAssertEqual(small.canvas, .init(width: 256, height: 256, x: 96, y: 104))
+        let outside = try geometry("100x100", fit: .outside, 400, 200)
+        XCTAssertEqual(size(outside), [200, 100])
+        XCTAssertNil(outside.canvas)
+        XCTAssertEqual(outside.window, .init(x: 0, y: 0, width: 400, height: 200))
+        XCTAssertEqual(size(try geometry("256x256", fit: .outside, 64, 48)), [64, 48])
+        XCTAssertEqual(size(try geometry("256x256", fit: .outside, upscale: true, 64, 48)), [341, 256])
+    }
 }

@@ -3,11 +3,11 @@ import XCTest
 
 final class TransformSpecTests: XCTestCase {
     private func parse(
-        _ resize: String? = nil, fit: String? = nil, gravity: String? = nil, upscale: Bool = false, format: String? = nil,
-        quality: Int? = nil, firstFrame: Bool = false, maxPixels: Int = 100_000_000
+        _ resize: String? = nil, fit: String? = nil, gravity: String? = nil, background: String? = nil, upscale: Bool = false,
+        format: String? = nil, quality: Int? = nil, firstFrame: Bool = false, maxPixels: Int = 100_000_000
     ) throws -> TransformSpec? {
         try TransformSpec.parse(
-            resize: resize, fit: fit, gravity: gravity, upscale: upscale, format: format, quality: quality, firstFrame: firstFrame,
+            resize: resize, fit: fit, gravity: gravity, background: background, upscale: upscale, format: format, quality: quality, firstFrame: firstFrame,
             maxPixels: maxPixels)
     }
 
@@ -41,7 +41,7 @@ final class TransformSpecTests: XCTestCase {
     }
 
     func testFitFormatAndQualityAreChecked() {
-        XCTAssertThrowsError(try parse("10", fit: "contain")) { XCTAssertEqual($0 as? TransformSpec.ParseError, .fit("contain")) }
+        XCTAssertThrowsError(try parse("10", fit: "sideways")) { XCTAssertEqual($0 as? TransformSpec.ParseError, .fit("sideways")) }
         XCTAssertThrowsError(try parse(format: "gif")) { XCTAssertEqual($0 as? TransformSpec.ParseError, .format("gif")) }
         XCTAssertThrowsError(try parse(quality: 0)) { XCTAssertEqual($0 as? TransformSpec.ParseError, .quality(0)) }
         XCTAssertThrowsError(try parse(quality: 101)) { XCTAssertEqual($0 as? TransformSpec.ParseError, .quality(101)) }
@@ -79,6 +79,22 @@ final class TransformSpecTests: XCTestCase {
         XCTAssertThrowsError(try parse("300x200", fit: "cover", gravity: "up")) { XCTAssertEqual($0 as? TransformSpec.ParseError, .gravity("up")) }
         XCTAssertThrowsError(try parse("300x200", gravity: "north")) { XCTAssertEqual($0 as? TransformSpec.ParseError, .gravityNeedsCover) }
         XCTAssertThrowsError(try parse(gravity: "north")) { XCTAssertEqual($0 as? TransformSpec.ParseError, .gravityNeedsCover) }
+    }
+
+    func testContainOutsideAndBackground() throws {
+        XCTAssertEqual(try parse("200x200", fit: "contain")?.description, "200x200 contain")
+        XCTAssertEqual(try parse("200x200", fit: "contain", background: "Red")?.description, "200x200 contain bg #ff0000ff")
+        XCTAssertEqual(try parse("200x200", fit: "outside")?.description, "200x200 outside")
+        XCTAssertEqual(try parse(background: "#000000", format: "jpeg")?.description, "jpeg q80 bg #000000ff")
+        XCTAssertThrowsError(try parse("200", fit: "contain")) { XCTAssertEqual($0 as? TransformSpec.ParseError, .needsBothSides(fit: .contain)) }
+        XCTAssertThrowsError(try parse("200x200", fit: "contain", background: "reddish")) {
+            XCTAssertEqual($0 as? TransformSpec.ParseError, .background("reddish"))
+        }
+        for (fit, format) in [(nil, nil), ("cover", "png"), (nil, "webp")] as [(String?, String?)] {
+            XCTAssertThrowsError(try parse("200x200", fit: fit, background: "red", format: format)) {
+                XCTAssertEqual($0 as? TransformSpec.ParseError, .backgroundWithoutEffect)
+            }
+        }
     }
 
     /// Options that would change nothing for any image are usage errors naming the option.
