@@ -76,6 +76,21 @@ final class TransformCommandTests: EndToEndTestCase {
         XCTAssertEqual(outside["variant"] as? String, "200x200 outside")
     }
 
+    /// `--lossless` WebP keeps every pixel; `--progressive` JPEG is progressive; `--kernel nearest`
+    /// keeps the quadrants' colours unmixed.
+    func testLosslessProgressiveAndNearest() throws {
+        let lossless = try getJSON(["--format", "webp", "--lossless", url("/alpha.png")])
+        XCTAssertEqual(lossless["variant"] as? String, "webp q80 lossless")
+        let decoded = try DecoderRegistry.standard.decode(try Data(contentsOf: try path(lossless)))
+        XCTAssertEqual(decoded.pixels, try DecoderRegistry.standard.decode(try fixture("alpha.png")).pixels)
+        let progressive = try getJSON(["--resize", "32x", "--progressive", url("/baseline.jpg")])
+        XCTAssertTrue(try DecoderRegistry.standard.probe(try Data(contentsOf: try path(progressive))).isProgressive)
+        let nearest = try getJSON(["--resize", "16x", "--kernel", "nearest", "--format", "png", url("/palette.png")])
+        let pixels = try DecoderRegistry.standard.decode(try Data(contentsOf: try path(nearest))).pixels
+        let colours = Set(stride(from: 0, to: pixels.count, by: 4).map { Array(pixels[$0..<($0 + 4)]) })
+        XCTAssertEqual(colours, [[255, 0, 0, 255], [0, 255, 0, 255], [0, 0, 255, 255], [255, 255, 255, 255]])
+    }
+
     func testTheOutputIsUprightAndCarriesNoOrientation() throws {
         let object = try getJSON(["--resize", "100x", url("/rotated.jpg")])
         XCTAssertEqual(size(object), [100, 160])
@@ -264,6 +279,10 @@ final class TransformCommandTests: EndToEndTestCase {
             (["--resize", "100x100", "--background", "red"], "--background changes nothing without --fit contain"),
             (["--resize", "100x100", "--fit", "contain", "--background", "reddish"], "--background 'reddish' is not a colour"),
             (["--resize", "100", "--fit", "outside"], "--fit outside needs both sides"),
+            (["--kernel", "nearest"], "--kernel changes nothing without --resize"),
+            (["--resize", "10", "--kernel", "box"], "--kernel 'box'"),
+            (["--format", "jpeg", "--lossless"], "--lossless changes nothing with --format jpeg"),
+            (["--format", "png", "--progressive"], "--progressive changes nothing with --format png"),
             (["--resize", "100x100", "--fit", "cover", "--gravity", "up"], "--gravity 'up'"),
         ]
         for (arguments, message) in cases {

@@ -59,8 +59,9 @@ int imgfetch_jpeg_encode(const uint8_t *rgbx, uint32_t width, uint32_t height, i
 /// PNG from RGBA (`has_alpha`) or packed RGB pixels, 8 bits per channel.
 int imgfetch_png_encode(const uint8_t *pixels, uint32_t width, uint32_t height, int has_alpha,
                         struct imgfetch_encoded *out, char *message, size_t message_size);
-/// Lossy WebP from RGBA at `quality` 0–100 (libwebp's scale); alpha is kept when not all opaque.
-int imgfetch_webp_encode(const uint8_t *rgba, uint32_t width, uint32_t height, float quality,
+/// WebP from RGBA at `quality` 0–100 (libwebp's scale), lossless when `lossless` (quality then
+/// sets the effort); alpha is kept when not all opaque.
+int imgfetch_webp_encode(const uint8_t *rgba, uint32_t width, uint32_t height, float quality, int lossless,
                          struct imgfetch_encoded *out, char *message, size_t message_size);
 
 /// AVIF from RGBA: 8-bit 4:2:0, `quality` 1–100 mapped onto AV1's quantizer as sharp maps it,
@@ -71,10 +72,10 @@ int imgfetch_avif_encode(const uint8_t *rgba, uint32_t width, uint32_t height, i
 /// An animated WebP being written, frame by frame: libwebpmux's WebPAnimEncoder holds the
 /// previous canvas and the encoded frames, never the frames' pixels. One thread at a time.
 struct imgfetch_webp_animation;
-/// A `width` × `height` animation played `loop_count` times (0 = forever), lossy at `quality`;
-/// NULL with the reason in `message` when libwebp refuses.
+/// A `width` × `height` animation played `loop_count` times (0 = forever), at `quality`, lossless
+/// when `lossless`; NULL with the reason in `message` when libwebp refuses.
 struct imgfetch_webp_animation *imgfetch_webp_animation_new(uint32_t width, uint32_t height, int loop_count, float quality,
-                                                            char *message, size_t message_size);
+                                                            int lossless, char *message, size_t message_size);
 /// Adds a canvas-sized RGBA frame shown for `duration_ms` milliseconds.
 int imgfetch_webp_animation_add(struct imgfetch_webp_animation *animation, const uint8_t *rgba, int duration_ms,
                                 char *message, size_t message_size);

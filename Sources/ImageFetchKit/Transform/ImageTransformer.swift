@@ -35,11 +35,11 @@ public struct ImageTransformer: Sendable {
             do { reader = try decoders.animationReader(for: data, limits: limits) } catch { throw .decode(error) }
             if let reader { return try transformAnimation(reader, spec: spec, limits: limits) }
         }
-        var image = try stillImage(data, info: info, geometry: geometry, gravity: spec.gravity, limits: limits)
+        var image = try stillImage(data, info: info, geometry: geometry, gravity: spec.gravity, kernel: spec.kernel, limits: limits)
         if let canvas = geometry.canvas {
             image = image.placed(onCanvasOf: canvas.width, height: canvas.height, x: canvas.x, y: canvas.y, background: padding)
         }
-        let encoded = try encode(image, as: format, quality: spec.quality(for: format), background: spec.background ?? .white)
+        let encoded = try encode(image, as: format, spec: spec)
         return TransformedImage(data: encoded, format: format, width: image.width, height: image.height, frameCount: 1)
     }
 
@@ -50,6 +50,7 @@ public struct ImageTransformer: Sendable {
     static func changesNothing(_ spec: TransformSpec, for info: ImageInfo, format: ImageFormat, geometry: TransformGeometry) -> Bool {
         let animated = info.frameCount > 1
         return format == info.format && geometry.keepsSize && geometry.canvas == nil && info.orientation == .up
+            && !spec.lossless && !spec.progressive
             && (spec.quality == nil || format == .png)
             && (!animated || spec.keepsAnimation(of: info.format, animated: animated))
     }
@@ -68,7 +69,8 @@ public struct ImageTransformer: Sendable {
     /// The first frame decoded (shrunk on load where the format allows), converted to sRGB,
     /// resampled to `geometry` and turned upright.
     private func stillImage(
-        _ data: Data, info: ImageInfo, geometry: TransformGeometry, gravity: TransformSpec.Gravity = .centre, limits: DecodeLimits
+        _ data: Data, info: ImageInfo, geometry: TransformGeometry, gravity: TransformSpec.Gravity = .centre,
+        kernel: ResampleKernel = .lanczos3, limits: DecodeLimits
     ) throws(TransformError) -> RGBAImage {
         let minimum = geometry.keepsSize
             ? nil : geometry.minimumStoredDecodeSize(sourceWidth: info.width, sourceHeight: info.height, orientation: info.orientation)
@@ -86,7 +88,9 @@ public struct ImageTransformer: Sendable {
             && window.width == Double(width) && window.height == Double(height)
         // JPEG has no alpha: the resampler need not look for transparency in every pixel.
         let resized = wholeAtSize
-            ? srgb : Resampler.resize(srgb, width: width, height: height, from: SourceRegion(window), opaque: info.format == .jpeg ? true : nil)
+            ? srgb
+            : Resampler.resize(
+                srgb, width: width, height: height, from: SourceRegion(window), opaque: info.format == .jpeg ? true : nil, kernel: kernel)
         return resized.oriented(by: orientation)
     }
 
@@ -113,10 +117,13 @@ public struct ImageTransformer: Sendable {
         let region = SourceRegion(geometry.window)
         do {
             let (width, height) = geometry.outputSize
-            let encoder = try AnimatedWebPEncoder(width: width, height: height, loopCount: reader.loopCount, quality: spec.effectiveQuality)
+            let encoder = try AnimatedWebPEncoder(
+                width: width, height: height, loopCount: reader.loopCount, quality: spec.effectiveQuality, lossless: spec.lossless)
             var frames = 0
             while let frame = try nextFrame(of: reader) {
-                var image = geometry.keepsSize ? frame.image : Resampler.resize(frame.image, width: geometry.width, height: geometry.height, from: region)
+                var image = geometry.keepsSize
+                    ? frame.image
+                    : Resampler.resize(frame.image, width: geometry.width, height: geometry.height, from: region, kernel: spec.kernel)
                 if let canvas = geometry.canvas {
                     image = image.placed(onCanvasOf: width, height: height, x: canvas.x, y: canvas.y, background: spec.background ?? .clear)
                 }
@@ -137,10 +144,11 @@ public struct ImageTransformer: Sendable {
         do { return try reader.nextFrame() } catch { throw .decode(error) }
     }
 
-    private func encode(_ image: RGBAImage, as format: ImageFormat, quality: Int, background: BackgroundColor) throws(TransformError) -> Data {
+    private func encode(_ image: RGBAImage, as format: ImageFormat, spec: TransformSpec) throws(TransformError) -> Data {
+        let quality = spec.quality(for: format)
         let encoder: any ImageEncoding = switch format {
-        case .jpeg: JPEGEncoder(quality: quality, background: background)
-        case .webp: WebPEncoder(quality: quality)
+        case .jpeg: JPEGEncoder(quality: quality, progressive: spec.progressive, background: spec.background ?? .white)
+        case .webp: WebPEncoder(quality: quality, lossless: spec.lossless)
         case .avif: AVIFEncoder(quality: quality)
         default: PNGEncoder()
         }

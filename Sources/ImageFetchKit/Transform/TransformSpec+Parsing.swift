@@ -20,6 +20,9 @@ extension TransformSpec {
         case background(String)
         /// `--background` with neither `--fit contain` nor `--format jpeg`: nothing is padded or flattened.
         case backgroundWithoutEffect
+        case kernel(String)
+        /// `--lossless` or `--progressive` with a `--format` they do not apply to.
+        case wrongFormat(option: String, format: ImageFormat)
 
         public var description: String {
             switch self {
@@ -45,6 +48,10 @@ extension TransformSpec {
                 "--gravity changes nothing without --fit cover, the one fit that crops."
             case .background(let text):
                 "--background '\(text)' is not a colour: give #rrggbb, #rrggbbaa or a CSS name such as white or transparent."
+            case .kernel(let text):
+                "--kernel '\(text)' is not one of \(ResampleKernel.allCases.map(\.rawValue).joined(separator: ", "))."
+            case .wrongFormat(let option, let format):
+                "\(option) changes nothing with --format \(format.transformName): it is for \(option == "--lossless" ? "webp" : "jpeg") output."
             case .backgroundWithoutEffect:
                 "--background changes nothing without --fit contain (its padding) or --format jpeg (what transparency is flattened onto)."
             }
@@ -58,10 +65,11 @@ extension TransformSpec {
     /// a transform. `maxPixels` bounds the box (both sides given) as it bounds any image. An
     /// option that would change nothing for any image is refused, naming it.
     public static func parse(
-        resize: String?, fit: String?, gravity: String? = nil, background: String? = nil, upscale: Bool, format: String?, quality: Int?,
-        firstFrame: Bool, maxPixels: Int
+        resize: String?, fit: String?, gravity: String? = nil, background: String? = nil, kernel: String? = nil, upscale: Bool,
+        format: String?, quality: Int?, lossless: Bool = false, progressive: Bool = false, firstFrame: Bool, maxPixels: Int
     ) throws(ParseError) -> TransformSpec? {
-        guard resize != nil || fit != nil || gravity != nil || background != nil || upscale || format != nil || quality != nil || firstFrame
+        guard resize != nil || fit != nil || gravity != nil || background != nil || kernel != nil || upscale || format != nil
+            || quality != nil || lossless || progressive || firstFrame
         else { return nil }
         var spec = TransformSpec(upscale: upscale, firstFrame: firstFrame)
         if let resize {
@@ -93,6 +101,14 @@ extension TransformSpec {
             guard spec.format != .png else { throw .qualityForPNG }
             spec.quality = quality
         }
+        if let kernel {
+            guard let value = ResampleKernel(rawValue: kernel.lowercased()) else { throw .kernel(kernel) }
+            guard resize != nil else { throw .needsResize(option: "--kernel") }
+            spec.kernel = value
+        }
+        if lossless, let format = spec.format, format != .webp { throw .wrongFormat(option: "--lossless", format: format) }
+        if progressive, let format = spec.format, format != .jpeg { throw .wrongFormat(option: "--progressive", format: format) }
+        (spec.lossless, spec.progressive) = (lossless, progressive)
         if let background {
             guard let colour = BackgroundColor(parsing: background) else { throw .background(background) }
             guard spec.fit == .contain || spec.format == .jpeg else { throw .backgroundWithoutEffect }

@@ -63,6 +63,12 @@ public struct TransformSpec: Sendable, Hashable, CustomStringConvertible {
     public var quality: Int?
     /// Make a still image of an animation's first frame.
     public var firstFrame: Bool
+    /// WebP output lossless (sharp's `lossless`).
+    public var lossless = false
+    /// JPEG output progressive (sharp's `progressive`).
+    public var progressive = false
+    /// The resampling filter (sharp's `kernel`); Lanczos-3 unless asked.
+    public var kernel = ResampleKernel.lanczos3
 
     /// The quality JPEG and WebP output get unless one is given, as sharp and most CDNs use.
     public static let defaultQuality = 80
@@ -107,6 +113,7 @@ public struct TransformSpec: Sendable, Hashable, CustomStringConvertible {
             let size = "\(width.map(String.init) ?? "")x\(height.map(String.init) ?? "")"
             words.append(width != nil && height != nil ? "\(size) \(effectiveFit.rawValue)" : size)
             if effectiveFit == .cover, gravity != .centre { words.append(gravity.rawValue) }
+            if kernel != .lanczos3 { words.append("kernel \(kernel.rawValue)") }
             if upscale { words.append("upscale") }
         }
         if let format {
@@ -115,6 +122,8 @@ public struct TransformSpec: Sendable, Hashable, CustomStringConvertible {
         } else if let quality {
             words.append("q\(quality)")
         }
+        if lossless { words.append("lossless") }
+        if progressive { words.append("progressive") }
         if let background { words.append("bg \(background)") }
         if firstFrame { words.append("first-frame") }
         return words.joined(separator: " ")

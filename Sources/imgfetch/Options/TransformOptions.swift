@@ -24,6 +24,17 @@ struct TransformOptions: ParsableArguments {
         valueName: "colour"))
     var background: String?
 
+    @Option(help: ArgumentHelp(
+        "The resampling filter, by sharp's names: lanczos3 (the default), cubic (Catmull-Rom), linear, or nearest (pixel art stays sharp).",
+        valueName: "kernel"))
+    var kernel: String?
+
+    @Flag(help: "Write WebP losslessly (sharp's lossless; --quality then sets the effort).")
+    var lossless = false
+
+    @Flag(help: "Write progressive JPEG (sharp's progressive).")
+    var progressive = false
+
     @Flag(help: "Allow enlarging an image smaller than the --resize box (without it, images are only ever made smaller).")
     var upscale = false
 
@@ -41,7 +52,8 @@ struct TransformOptions: ParsableArguments {
     /// The spec these flags ask for, with a box held to `maxPixels`; nil when they ask for none.
     func spec(maxPixels: Int) throws(TransformSpec.ParseError) -> TransformSpec? {
         try TransformSpec.parse(
-            resize: resize, fit: fit, gravity: gravity, background: background, upscale: upscale, format: format, quality: quality, firstFrame: firstFrame, maxPixels: maxPixels)
+            resize: resize, fit: fit, gravity: gravity, background: background, kernel: kernel, upscale: upscale, format: format,
+            quality: quality, lossless: lossless, progressive: progressive, firstFrame: firstFrame, maxPixels: maxPixels)
     }
 
     /// Refuses a spec that cannot be made, as a usage error, before any request.

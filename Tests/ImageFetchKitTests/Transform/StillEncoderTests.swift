@@ -121,6 +121,13 @@ final class StillEncoderTests: XCTestCase {
         XCTAssertGreaterThanOrEqual(peakSignalToNoise(try EncodedFile.decode(opaque), smooth), 30)
     }
 
+    func testLosslessWebPKeepsEveryPixel() throws {
+        let image = try RGBAImage.fixture("alpha.png")
+        let data = try WebPEncoder(quality: 80, lossless: true).encode(image)
+        XCTAssertTrue(EncodedFile.webpChunks(data).contains("VP8L"), "\(EncodedFile.webpChunks(data))")
+        XCTAssertEqual(try EncodedFile.decode(data).pixels, image.pixels)
+    }
+
     func testImagesTheFormatCannotHoldAreRefusedWithASentence() {
         let wide = RGBAImage(width: 16384, height: 1, pixels: [UInt8](repeating: 255, count: 16384 * 4))
         XCTAssertThrowsError(try WebPEncoder(quality: 80).encode(wide)) { error in

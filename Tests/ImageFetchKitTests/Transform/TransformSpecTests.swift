@@ -3,12 +3,13 @@ import XCTest
 
 final class TransformSpecTests: XCTestCase {
     private func parse(
-        _ resize: String? = nil, fit: String? = nil, gravity: String? = nil, background: String? = nil, upscale: Bool = false,
-        format: String? = nil, quality: Int? = nil, firstFrame: Bool = false, maxPixels: Int = 100_000_000
+        _ resize: String? = nil, fit: String? = nil, gravity: String? = nil, background: String? = nil, kernel: String? = nil,
+        upscale: Bool = false, format: String? = nil, quality: Int? = nil, lossless: Bool = false, progressive: Bool = false,
+        firstFrame: Bool = false, maxPixels: Int = 100_000_000
     ) throws -> TransformSpec? {
         try TransformSpec.parse(
-            resize: resize, fit: fit, gravity: gravity, background: background, upscale: upscale, format: format, quality: quality, firstFrame: firstFrame,
-            maxPixels: maxPixels)
+            resize: resize, fit: fit, gravity: gravity, background: background, kernel: kernel, upscale: upscale, format: format,
+            quality: quality, lossless: lossless, progressive: progressive, firstFrame: firstFrame, maxPixels: maxPixels)
     }
 
     func testSizesInEveryFormParse() throws {
@@ -79,6 +80,21 @@ final class TransformSpecTests: XCTestCase {
         XCTAssertThrowsError(try parse("300x200", fit: "cover", gravity: "up")) { XCTAssertEqual($0 as? TransformSpec.ParseError, .gravity("up")) }
         XCTAssertThrowsError(try parse("300x200", gravity: "north")) { XCTAssertEqual($0 as? TransformSpec.ParseError, .gravityNeedsCover) }
         XCTAssertThrowsError(try parse(gravity: "north")) { XCTAssertEqual($0 as? TransformSpec.ParseError, .gravityNeedsCover) }
+    }
+
+    func testKernelLosslessAndProgressive() throws {
+        XCTAssertEqual(try parse("64x", kernel: "Nearest")?.description, "64x kernel nearest")
+        XCTAssertEqual(try parse("64x", kernel: "lanczos3")?.description, "64x")
+        XCTAssertEqual(try parse(format: "webp", lossless: true)?.description, "webp q80 lossless")
+        XCTAssertEqual(try parse("64x", progressive: true)?.description, "64x progressive")
+        XCTAssertThrowsError(try parse("64x", kernel: "box")) { XCTAssertEqual($0 as? TransformSpec.ParseError, .kernel("box")) }
+        XCTAssertThrowsError(try parse(kernel: "cubic")) { XCTAssertEqual($0 as? TransformSpec.ParseError, .needsResize(option: "--kernel")) }
+        XCTAssertThrowsError(try parse(format: "jpeg", lossless: true)) {
+            XCTAssertEqual($0 as? TransformSpec.ParseError, .wrongFormat(option: "--lossless", format: .jpeg))
+        }
+        XCTAssertThrowsError(try parse(format: "png", progressive: true)) {
+            XCTAssertEqual($0 as? TransformSpec.ParseError, .wrongFormat(option: "--progressive", format: .png))
+        }
     }
 
     func testContainOutsideAndBackground() throws {
