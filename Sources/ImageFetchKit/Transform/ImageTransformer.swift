@@ -4,8 +4,9 @@ import FoundationEssentials
 /// premultiplied alpha, upright, encode.
 ///
 /// Why the steps run in this order: the decoder shrinks first (JPEG's DCT scaling, WebP's scaled
-/// output) to the smallest size that still has a source pixel for every output pixel, so no later
-/// step touches more pixels than it must; colour is converted on those decoded pixels, before
+/// output) to the smallest size that still has two source pixels for every output pixel, as
+/// libvips does, so no later step touches more pixels than it must and Lanczos, not the decoder's
+/// box-like scaling, does the last factor of two; colour is converted on those decoded pixels, before
 /// resampling mixes them; the image is turned upright after resampling, when it is small; no
 /// metadata is copied, since the output is upright sRGB.
 ///
