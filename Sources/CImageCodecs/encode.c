@@ -160,9 +160,13 @@ static const char *webp_error(WebPEncodingError error) {
     }
 }
 
-/// A config for lossy encoding at `quality` (0–100), or 0 when libwebp refuses it.
-static int webp_lossy_config(WebPConfig *config, float quality) {
-    return webp_encoder_api.config_init(config, WEBP_PRESET_DEFAULT, quality, WEBP_ENCODER_ABI_VERSION);
+/// A config for encoding at `quality` (0–100; for lossless, the effort spent on compression),
+/// lossless when `lossless`, or 0 when libwebp refuses it.
+static int webp_config(WebPConfig *config, float quality, int lossless) {
+    if (!webp_encoder_api.config_init(config, WEBP_PRESET_DEFAULT, quality, WEBP_ENCODER_ABI_VERSION)) return 0;
+    config->lossless = lossless ? 1 : 0;
+    config->exact = lossless ? 1 : 0;  // keep the colour under transparent pixels too: every pixel as given
+    return 1;
 }
 
 /// `picture` set up for `width` × `height` RGBA, in ARGB when `argb` (what WebPAnimEncoder takes).
@@ -174,11 +178,11 @@ static int webp_import(WebPPicture *picture, const uint8_t *rgba, uint32_t width
     return webp_encoder_api.import_rgba(picture, rgba, (int)width * 4);
 }
 
-int imgfetch_webp_encode(const uint8_t *rgba, uint32_t width, uint32_t height, float quality,
+int imgfetch_webp_encode(const uint8_t *rgba, uint32_t width, uint32_t height, float quality, int lossless,
                          struct imgfetch_encoded *out, char *message, size_t message_size) {
     WebPConfig config;
     WebPPicture picture;
-    if (!webp_lossy_config(&config, quality)) {
+    if (!webp_config(&config, quality, lossless)) {
         imgfetch_copy_message(message, message_size, NULL, "libwebp refused its configuration");
         return IMGFETCH_ENCODE_FAILED;
     }
@@ -186,7 +190,8 @@ int imgfetch_webp_encode(const uint8_t *rgba, uint32_t width, uint32_t height, f
         imgfetch_copy_message(message, message_size, NULL, webp_error(VP8_ENC_ERROR_BAD_DIMENSION));
         return IMGFETCH_ENCODE_FAILED;
     }
-    if (!webp_import(&picture, rgba, width, height, 0)) {
+    // Lossless takes ARGB; importing as YUV would already lose colour.
+    if (!webp_import(&picture, rgba, width, height, lossless)) {
         webp_encoder_api.picture_free(&picture);
         imgfetch_copy_message(message, message_size, NULL, webp_error(VP8_ENC_ERROR_OUT_OF_MEMORY));
         return IMGFETCH_ENCODE_FAILED;
@@ -251,14 +256,14 @@ static void webp_animation_message(struct imgfetch_webp_animation *animation, ch
 }
 
 struct imgfetch_webp_animation *imgfetch_webp_animation_new(uint32_t width, uint32_t height, int loop_count, float quality,
-                                                            char *message, size_t message_size) {
+                                                            int lossless, char *message, size_t message_size) {
     if (width == 0 || height == 0 || width > WEBP_MAX_DIMENSION || height > WEBP_MAX_DIMENSION) {
         imgfetch_copy_message(message, message_size, NULL, webp_error(VP8_ENC_ERROR_BAD_DIMENSION));
         return NULL;
     }
     struct imgfetch_webp_animation *animation = calloc(1, sizeof *animation);
     WebPAnimEncoderOptions options;
-    if (animation == NULL || !webp_lossy_config(&animation->config, quality) ||
+    if (animation == NULL || !webp_config(&animation->config, quality, lossless) ||
         !webp_animation_api.options_init(&options, WEBP_MUX_ABI_VERSION)) {
         free(animation);
         imgfetch_copy_message(message, message_size, NULL, "libwebp refused its configuration");

@@ -1,31 +1,15 @@
-// libtiff: the first page of a TIFF file, read from memory.
+// libtiff: the first page of a TIFF file, read from memory: 8-bit strips straight into RGBA, the
+// samples libtiff's RGBA reader refuses (10-, 12-, 32-bit, float) by tiff_samples.c, the rest by
+// TIFFReadRGBAImage.
 #include "CImageCodecs.h"
 #include "codec_group.h"
 
 #include <stdarg.h>
 #include <stdlib.h>
-#include <tiffio.h>
+#include "tiff_api.h"
 
 static struct group tiff = {PTHREAD_ONCE_INIT, "", 0};
-static struct {
-    TIFFOpenOptions *(*options_alloc)(void);
-    void (*options_free)(TIFFOpenOptions *);
-    void (*options_set_error_handler)(TIFFOpenOptions *, TIFFErrorHandlerExtR, void *);
-    void (*options_set_warning_handler)(TIFFOpenOptions *, TIFFErrorHandlerExtR, void *);
-    TIFF *(*client_open)(const char *, const char *, thandle_t, TIFFReadWriteProc, TIFFReadWriteProc, TIFFSeekProc,
-                         TIFFCloseProc, TIFFSizeProc, TIFFMapFileProc, TIFFUnmapFileProc, TIFFOpenOptions *);
-    void (*close)(TIFF *);
-    int (*get_field_defaulted)(TIFF *, uint32_t, ...);
-    int (*read_rgba_image_oriented)(TIFF *, uint32_t, uint32_t, uint32_t *, int, int);
-    int (*is_tiled)(TIFF *);
-    uint32_t (*number_of_strips)(TIFF *);
-    tmsize_t (*read_encoded_strip)(TIFF *, uint32_t, void *, tmsize_t);
-    tmsize_t (*read_encoded_tile)(TIFF *, uint32_t, void *, tmsize_t);
-    uint32_t (*number_of_tiles)(TIFF *);
-    tmsize_t (*strip_size)(TIFF *);
-    tmsize_t (*tile_size)(TIFF *);
-} tiff_api;
-
+struct imgfetch_tiff_api tiff_api;
 static void load_tiff(void) {
     const struct imgfetch_symbol symbols[] = {
         {(void **)&tiff_api.options_alloc, "TIFFOpenOptionsAlloc"},
@@ -35,6 +19,7 @@ static void load_tiff(void) {
         {(void **)&tiff_api.client_open, "TIFFClientOpenExt"},
         {(void **)&tiff_api.close, "TIFFClose"},
         {(void **)&tiff_api.get_field_defaulted, "TIFFGetFieldDefaulted"},
+        {(void **)&tiff_api.rgba_image_ok, "TIFFRGBAImageOK"},
         {(void **)&tiff_api.read_rgba_image_oriented, "TIFFReadRGBAImageOriented"},
         {(void **)&tiff_api.is_tiled, "TIFFIsTiled"},
         {(void **)&tiff_api.number_of_strips, "TIFFNumberOfStrips"},
@@ -95,8 +80,9 @@ static int tiff_warning(TIFF *file, void *user_data, const char *module, const c
     return 1;
 }
 
-// TIFFReadRGBAImage premultiplies unassociated alpha; DecodedImage holds straight alpha.
-static void unpremultiply(uint8_t *rgba, size_t pixels) {
+// TIFFReadRGBAImage premultiplies unassociated alpha, and associated alpha is premultiplied as
+// stored; DecodedImage holds straight alpha.
+void tiff_unpremultiply(uint8_t *rgba, size_t pixels) {
     for (size_t i = 0; i < pixels; i++, rgba += 4) {
         unsigned alpha = rgba[3];
         if (alpha == 0 || alpha == 255) continue;
@@ -183,13 +169,16 @@ int imgfetch_tiff_decode(const uint8_t *data, size_t size, uint8_t *rgba, uint32
     } else if ((samples = plain_strip_samples(file)) != 0) {
         if (read_plain_strips(file, rgba, width, height, samples)) status = IMGFETCH_CODEC_DECODED;
         else imgfetch_copy_message(message, message_size, source.message, "libtiff cannot decode a strip");
+    } else if (tiff_samples_readable(file)) {
+        if (read_tiff_samples(file, rgba, width, height)) status = IMGFETCH_CODEC_DECODED;
+        else imgfetch_copy_message(message, message_size, source.message, "libtiff cannot decode a strip or tile");
     } else if (!tiff_api.read_rgba_image_oriented(file, width, height, (uint32_t *)rgba, ORIENTATION_TOPLEFT, 0)) {
         imgfetch_copy_message(message, message_size, source.message, "libtiff cannot decode it");
     } else {
         uint16_t extra_count = 0;
         uint16_t *extra_types = NULL;
         tiff_api.get_field_defaulted(file, TIFFTAG_EXTRASAMPLES, &extra_count, &extra_types);
-        if (extra_count > 0 && extra_types[0] == EXTRASAMPLE_UNASSALPHA) unpremultiply(rgba, (size_t)width * height);
+        if (extra_count > 0 && extra_types[0] == EXTRASAMPLE_UNASSALPHA) tiff_unpremultiply(rgba, (size_t)width * height);
         status = IMGFETCH_CODEC_DECODED;
     }
     tiff_api.close(file);

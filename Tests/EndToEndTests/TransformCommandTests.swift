@@ -49,6 +49,48 @@ final class TransformCommandTests: EndToEndTestCase {
         XCTAssertEqual(try requests("/rotated.jpg"), 1)
     }
 
+    /// A compass gravity crops that side of the displayed picture, also for one stored on its side.
+    func testGravityCropsTheSideItNamesAsPillowCentresItsFit() throws {
+        for name in ["portrait.jpg", "rotated.jpg"] {
+            for gravity in ["north", "south"] {
+                let object = try getJSON(["--resize", "200x200", "--fit", "cover", "--gravity", gravity, "--format", "png", url("/\(name)")])
+                XCTAssertEqual(object["variant"] as? String, "200x200 cover \(gravity) png")
+                let psnr = try PillowReference.psnr(source: served.appendingPathComponent(name), output: try path(object), fit: "cover \(gravity)")
+                XCTAssertGreaterThanOrEqual(psnr, 30, "\(name) --gravity \(gravity): \(psnr) dB against Pillow's fit")
+            }
+        }
+    }
+
+    /// `contain` letterboxes into the box with `--background`; `outside` covers it uncropped.
+    func testContainPadsWithTheBackgroundAndOutsideCoversTheBox() throws {
+        let contain = try getJSON(["--resize", "200x200", "--fit", "contain", "--background", "red", "--format", "png", url("/landscape.jpg")])
+        XCTAssertEqual(size(contain), [200, 200])
+        XCTAssertEqual(contain["variant"] as? String, "200x200 contain png bg #ff0000ff")
+        let image = try DecoderRegistry.standard.decode(try Data(contentsOf: try path(contain)))
+        for y in [0, 30, 170, 199] {
+            XCTAssertEqual(Array(image.pixels[(y * 200 + 100) * 4..<((y * 200 + 100) * 4 + 4)]), [255, 0, 0, 255], "row \(y) is padding")
+        }
+        XCTAssertNotEqual(Array(image.pixels[(100 * 200 + 100) * 4..<((100 * 200 + 100) * 4 + 3)]), [255, 0, 0], "the picture is in the middle")
+        let outside = try getJSON(["--resize", "200x200", "--fit", "outside", url("/landscape.jpg")])
+        XCTAssertEqual(size(outside), [320, 200])
+        XCTAssertEqual(outside["variant"] as? String, "200x200 outside")
+    }
+
+    /// `--lossless` WebP keeps every pixel; `--progressive` JPEG is progressive; `--kernel nearest`
+    /// keeps the quadrants' colours unmixed.
+    func testLosslessProgressiveAndNearest() throws {
+        let lossless = try getJSON(["--format", "webp", "--lossless", url("/alpha.png")])
+        XCTAssertEqual(lossless["variant"] as? String, "webp q80 lossless")
+        let decoded = try DecoderRegistry.standard.decode(try Data(contentsOf: try path(lossless)))
+        XCTAssertEqual(decoded.pixels, try DecoderRegistry.standard.decode(try fixture("alpha.png")).pixels)
+        let progressive = try getJSON(["--resize", "32x", "--progressive", url("/baseline.jpg")])
+        XCTAssertTrue(try DecoderRegistry.standard.probe(try Data(contentsOf: try path(progressive))).isProgressive)
+        let nearest = try getJSON(["--resize", "16x", "--kernel", "nearest", "--format", "png", url("/palette.png")])
+        let pixels = try DecoderRegistry.standard.decode(try Data(contentsOf: try path(nearest))).pixels
+        let colours = Set(stride(from: 0, to: pixels.count, by: 4).map { Array(pixels[$0..<($0 + 4)]) })
+        XCTAssertEqual(colours, [[255, 0, 0, 255], [0, 255, 0, 255], [0, 0, 255, 255], [255, 255, 255, 255]])
+    }
+
     func testTheOutputIsUprightAndCarriesNoOrientation() throws {
         let object = try getJSON(["--resize", "100x", url("/rotated.jpg")])
         XCTAssertEqual(size(object), [100, 160])
@@ -62,6 +104,42 @@ final class TransformCommandTests: EndToEndTestCase {
         XCTAssertEqual(size(try getJSON(["--resize", "256x256", "--fit", "fill", url("/baseline.jpg")])), [64, 48])
         XCTAssertEqual(size(try getJSON(["--resize", "256x256", "--upscale", url("/baseline.jpg")])), [256, 192])
         XCTAssertEqual(size(try getJSON(["--resize", "256x256", "--fit", "cover", "--upscale", url("/baseline.jpg")])), [256, 256])
+    }
+
+    /// A spec that changes nothing for this image (already smaller than the box, same format; the
+    /// first frame of a still; a quality for PNG output) caches no variant: the answer is the
+    /// original, `transformed: false`, its path.
+    func testATransformThatChangesNothingMakesNoVariant() throws {
+        let original = try getJSON([url("/baseline.jpg")])
+        for arguments in [["--resize", "256x256"], ["--resize", "256x256", "--fit", "cover"], ["--first-frame"], ["--resize", "64x48", "--format", "jpeg"]] {
+            let object = try getJSON(arguments + [url("/baseline.jpg")])
+            XCTAssertEqual(object["transformed"] as? Bool, false, "\(arguments)")
+            XCTAssertEqual(object["path"] as? String, original["path"] as? String, "\(arguments)")
+            XCTAssertEqual(size(object), [64, 48], "\(arguments)")
+        }
+        XCTAssertEqual(try getJSON(["--quality", "70", url("/alpha.png")])["transformed"] as? Bool, false)
+        XCTAssertEqual(try cachedEntries().count, 2, "the two originals, no variant")
+        // A conversion, a quality for JPEG, or a real shrink still makes one.
+        for arguments in [["--resize", "256x256", "--format", "png"], ["--quality", "70"], ["--resize", "32x"]] {
+            XCTAssertEqual(try getJSON(arguments + [url("/baseline.jpg")])["transformed"] as? Bool, true, "\(arguments)")
+        }
+        XCTAssertEqual(try cachedEntries().count, 5)
+    }
+
+    /// `--format avif`: libavif's encoder at sharp's defaults, read back by the AVIF decoder.
+    func testAVIFOutput() throws {
+        let object = try getJSON(["--resize", "200x", "--format", "avif", url("/landscape.jpg")])
+        XCTAssertEqual(object["format"] as? String, "avif")
+        XCTAssertEqual(object["variant"] as? String, "200x avif q50")
+        XCTAssertEqual(size(object), [200, 125])
+        let data = try Data(contentsOf: try path(object))
+        XCTAssertEqual(DecoderRegistry.standard.format(of: data), .avif)
+        // Pillow reads no AVIF: avifdec makes the PNG compared with Pillow's Lanczos.
+        let png = directory.path("avif.png")
+        let decoded = try Shell.run("avifdec '\(try path(object).path)' '\(png.path)'")
+        XCTAssertEqual(decoded.status, 0, decoded.stderr)
+        let psnr = try PillowReference.psnr(source: served.appendingPathComponent("landscape.jpg"), output: png, fit: "inside")
+        XCTAssertGreaterThanOrEqual(psnr, 25, "\(psnr) dB against Pillow's Lanczos (quality 50 is lossy)")
     }
 
     func testAlphaIsKeptInPNGAndWebPVariants() throws {
@@ -191,6 +269,21 @@ final class TransformCommandTests: EndToEndTestCase {
             (["--quality", "101", "--resize", "10"], "--quality 101"),
             (["--resize", "10", "--fit", "sideways"], "--fit 'sideways'"),
             (["--format", "gif"], "--format 'gif'"),
+            (["--resize", "-5x10"], "--resize '-5x10' is not a size"),
+            (["--fit", "cover"], "--fit changes nothing without --resize"),
+            (["--upscale"], "--upscale changes nothing without --resize"),
+            (["--upscale", "--format", "webp"], "--upscale changes nothing without --resize"),
+            (["--resize", "256", "--fit", "fill"], "--fit fill needs both sides"),
+            (["--format", "png", "--quality", "70"], "--quality changes nothing with --format png"),
+            (["--resize", "100x100", "--gravity", "north"], "--gravity changes nothing without --fit cover"),
+            (["--resize", "100x100", "--background", "red"], "--background changes nothing without --fit contain"),
+            (["--resize", "100x100", "--fit", "contain", "--background", "reddish"], "--background 'reddish' is not a colour"),
+            (["--resize", "100", "--fit", "outside"], "--fit outside needs both sides"),
+            (["--kernel", "nearest"], "--kernel changes nothing without --resize"),
+            (["--resize", "10", "--kernel", "box"], "--kernel 'box'"),
+            (["--format", "jpeg", "--lossless"], "--lossless changes nothing with --format jpeg"),
+            (["--format", "png", "--progressive"], "--progressive changes nothing with --format png"),
+            (["--resize", "100x100", "--fit", "cover", "--gravity", "up"], "--gravity 'up'"),
         ]
         for (arguments, message) in cases {
             for command in [["get"], ["info"]] {

@@ -77,8 +77,12 @@ def psnr(source_path, output_path, fit):
     size = output.size
     mode = "RGBA" if "A" in source.getbands() or "transparency" in source.info else "RGB"
     source = source.convert(mode)
-    if fit == "cover":
-        reference = ImageOps.fit(source, size, method=Image.Resampling.LANCZOS)
+    if fit.startswith("cover"):
+        # "cover" or "cover GRAVITY" for a compass gravity: where ImageOps.fit centres its crop.
+        gravity = fit.split()[1] if " " in fit else "centre"
+        x = {"west": 0.0, "northwest": 0.0, "southwest": 0.0, "east": 1.0, "northeast": 1.0, "southeast": 1.0}.get(gravity, 0.5)
+        y = {"north": 0.0, "northwest": 0.0, "northeast": 0.0, "south": 1.0, "southwest": 1.0, "southeast": 1.0}.get(gravity, 0.5)
+        reference = ImageOps.fit(source, size, method=Image.Resampling.LANCZOS, centering=(x, y))
     else:
         reference = source.resize(size, Image.Resampling.LANCZOS)
     output = output.convert(mode)

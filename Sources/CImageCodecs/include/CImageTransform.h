@@ -1,7 +1,7 @@
 #ifndef IMGFETCH_CIMAGETRANSFORM_H
 #define IMGFETCH_CIMAGETRANSFORM_H
 // What the transforms need from C: Little CMS for ICC profiles (lcms.c) and the encoders,
-// libjpeg-turbo, libpng, libwebp and libwebpmux (encode.c). Loaded at first use, like the
+// libjpeg-turbo, libpng, libwebp and libwebpmux (encode.c), libavif (avif_encode.c). Loaded at first use, like the
 // decoders (see CImageCodecs.h): a cache hit or an untransformed download never loads them.
 #include <stddef.h>
 #include <stdint.h>
@@ -49,6 +49,7 @@ const char *imgfetch_jpeg_encoder_load(void);       // libjpeg
 const char *imgfetch_png_encoder_load(void);        // libpng
 const char *imgfetch_webp_encoder_load(void);       // libwebp
 const char *imgfetch_webp_animation_load(void);     // libwebp and libwebpmux
+const char *imgfetch_avif_encoder_load(void);       // libavif (avif_encode.c)
 
 /// JPEG from `rgbx` (4 bytes a pixel, the fourth ignored): 4:2:0, optimised Huffman tables,
 /// `quality` 1–100 as libjpeg's, progressive when `progressive` is nonzero. libjpeg reports
@@ -58,17 +59,23 @@ int imgfetch_jpeg_encode(const uint8_t *rgbx, uint32_t width, uint32_t height, i
 /// PNG from RGBA (`has_alpha`) or packed RGB pixels, 8 bits per channel.
 int imgfetch_png_encode(const uint8_t *pixels, uint32_t width, uint32_t height, int has_alpha,
                         struct imgfetch_encoded *out, char *message, size_t message_size);
-/// Lossy WebP from RGBA at `quality` 0–100 (libwebp's scale); alpha is kept when not all opaque.
-int imgfetch_webp_encode(const uint8_t *rgba, uint32_t width, uint32_t height, float quality,
+/// WebP from RGBA at `quality` 0–100 (libwebp's scale), lossless when `lossless` (quality then
+/// sets the effort); alpha is kept when not all opaque.
+int imgfetch_webp_encode(const uint8_t *rgba, uint32_t width, uint32_t height, float quality, int lossless,
+                         struct imgfetch_encoded *out, char *message, size_t message_size);
+
+/// AVIF from RGBA: 8-bit 4:2:0, `quality` 1–100 mapped onto AV1's quantizer as sharp maps it,
+/// `effort` 0–9 (libavif's speed 9–0), alpha kept (at the same quantizer) when `has_alpha`.
+int imgfetch_avif_encode(const uint8_t *rgba, uint32_t width, uint32_t height, int quality, int effort, int has_alpha,
                          struct imgfetch_encoded *out, char *message, size_t message_size);
 
 /// An animated WebP being written, frame by frame: libwebpmux's WebPAnimEncoder holds the
 /// previous canvas and the encoded frames, never the frames' pixels. One thread at a time.
 struct imgfetch_webp_animation;
-/// A `width` × `height` animation played `loop_count` times (0 = forever), lossy at `quality`;
-/// NULL with the reason in `message` when libwebp refuses.
+/// A `width` × `height` animation played `loop_count` times (0 = forever), at `quality`, lossless
+/// when `lossless`; NULL with the reason in `message` when libwebp refuses.
 struct imgfetch_webp_animation *imgfetch_webp_animation_new(uint32_t width, uint32_t height, int loop_count, float quality,
-                                                            char *message, size_t message_size);
+                                                            int lossless, char *message, size_t message_size);
 /// Adds a canvas-sized RGBA frame shown for `duration_ms` milliseconds.
 int imgfetch_webp_animation_add(struct imgfetch_webp_animation *animation, const uint8_t *rgba, int duration_ms,
                                 char *message, size_t message_size);

@@ -13,7 +13,9 @@ extension ImageFormat {
         if bytes.matches(Array("GIF87a".utf8), at: 0) || bytes.matches(Array("GIF89a".utf8), at: 0) { self = .gif; return }
         if bytes.matches(Array("RIFF".utf8), at: 0), bytes.matches(Array("WEBP".utf8), at: 8) { self = .webp; return }
         if bytes.matches(Array("BM".utf8), at: 0), bytes.count >= 26 { self = .bmp; return }
-        if bytes.matches([0x49, 0x49, 0x2A, 0x00], at: 0) || bytes.matches([0x4D, 0x4D, 0x00, 0x2A], at: 0) { self = .tiff; return }
+        // TIFF, classic (42) or BigTIFF (43), little- or big-endian.
+        if bytes.matches([0x49, 0x49, 0x2A, 0x00], at: 0) || bytes.matches([0x4D, 0x4D, 0x00, 0x2A], at: 0)
+            || bytes.matches([0x49, 0x49, 0x2B, 0x00], at: 0) || bytes.matches([0x4D, 0x4D, 0x00, 0x2B], at: 0) { self = .tiff; return }
         // ICO (type 1) and its twin CUR (type 2): a reserved zero, the type, a non-zero image count.
         if bytes.matches([0x00, 0x00], at: 0), let type = bytes.uint16LE(at: 2), type == 1 || type == 2,
            let count = bytes.uint16LE(at: 4), count > 0 { self = .ico; return }

@@ -147,7 +147,10 @@ extension ImageLoader {
             // The tier's speed rule compares its reads with what the origin takes.
             if image.cacheType == .network { tier?.recordOriginFetch(after: ContinuousClock.now - start) }
         }
-        guard let tier, image.cacheType == .network || image.transformed, let bytes = image.data else { return image }
+        // What this run made: an original from the origin, or a variant it transformed (a spec that
+        // changes nothing for the image answers with the original, which has its own key).
+        let made = target.isVariant ? image.transformed : image.cacheType == .network
+        guard let tier, made, let bytes = image.data else { return image }
         await tier.upload(bytes, for: target.key)
         // A stored variant's bytes are its file now; an original's stay for a variant made of it.
         var uploaded = image

@@ -26,13 +26,15 @@ extension ImageLoader {
         do { bytes = try original.contents() } catch {
             throw .cache(target.url, .cannotRead(path: original.filePath ?? "", cause: SystemErrorText.describe(error)))
         }
-        let made: TransformedImage
+        let transformed: TransformedImage?
         do {
-            made = try ImageTransformer(decoders: configuration.decoders)
+            transformed = try ImageTransformer(decoders: configuration.decoders)
                 .transform(bytes, spec: spec, limits: DecodeLimits(maxPixels: options.maxPixels))
         } catch {
             throw .transform(target.url, error)
         }
+        // The spec changes nothing for this image: the original is the answer, and no variant is stored.
+        guard let made = transformed else { return original }
 
         var image = LoadedImage(
             filePath: nil, data: made.data, format: made.format, width: made.width, height: made.height,

@@ -4,8 +4,9 @@ import FoundationEssentials
 /// premultiplied alpha, upright, encode.
 ///
 /// Why the steps run in this order: the decoder shrinks first (JPEG's DCT scaling, WebP's scaled
-/// output) to the smallest size that still has a source pixel for every output pixel, so no later
-/// step touches more pixels than it must; colour is converted on those decoded pixels, before
+/// output) to the smallest size that still has two source pixels for every output pixel, as
+/// libvips does, so no later step touches more pixels than it must and Lanczos, not the decoder's
+/// box-like scaling, does the last factor of two; colour is converted on those decoded pixels, before
 /// resampling mixes them; the image is turned upright after resampling, when it is small; no
 /// metadata is copied, since the output is upright sRGB.
 ///
@@ -20,21 +21,39 @@ public struct ImageTransformer: Sendable {
     }
 
     /// The variant `spec` makes of the image in `data`, which must pass the registry's validation
-    /// within `limits`.
-    func transform(_ data: Data, spec: TransformSpec, limits: DecodeLimits) throws(TransformError) -> TransformedImage {
+    /// within `limits`; nil when it would be the image again (see `changesNothing`), which is
+    /// then no variant at all.
+    func transform(_ data: Data, spec: TransformSpec, limits: DecodeLimits) throws(TransformError) -> TransformedImage? {
         let info: ImageInfo
         do { info = try decoders.validate(data, limits: limits) } catch { throw .decode(error) }
         let animated = info.frameCount > 1
         let format = spec.outputFormat(for: info.format, animated: animated)
+        let geometry = try TransformGeometry(spec: spec, sourceWidth: info.width, sourceHeight: info.height).within(limits)
+        if Self.changesNothing(spec, for: info, format: format, geometry: geometry) { return nil }
+        let padding = spec.background ?? .clear
         if spec.keepsAnimation(of: info.format, animated: animated) {
             let reader: (any AnimationReading)?
             do { reader = try decoders.animationReader(for: data, limits: limits) } catch { throw .decode(error) }
             if let reader { return try transformAnimation(reader, spec: spec, limits: limits) }
         }
-        let geometry = try TransformGeometry(spec: spec, sourceWidth: info.width, sourceHeight: info.height).within(limits)
-        let image = try stillImage(data, info: info, geometry: geometry, limits: limits)
-        let encoded = try encode(image, as: format, quality: spec.effectiveQuality)
+        var image = try stillImage(data, info: info, geometry: geometry, gravity: spec.gravity, kernel: spec.kernel, limits: limits)
+        if let canvas = geometry.canvas {
+            image = image.placed(onCanvasOf: canvas.width, height: canvas.height, x: canvas.x, y: canvas.y, background: padding)
+        }
+        let encoded = try encode(image, as: format, spec: spec)
         return TransformedImage(data: encoded, format: format, width: image.width, height: image.height, frameCount: 1)
+    }
+
+    /// Whether `spec` would give back the image `info` describes: the same format, the same size
+    /// (a shrink of an image already smaller, without `--upscale`), upright already, no quality
+    /// asked of a lossy encoder, and every frame kept (`--first-frame` of a still changes nothing).
+    /// Re-encoding it anyway would cache a copy, often larger, of what is cached already.
+    static func changesNothing(_ spec: TransformSpec, for info: ImageInfo, format: ImageFormat, geometry: TransformGeometry) -> Bool {
+        let animated = info.frameCount > 1
+        return format == info.format && geometry.keepsSize && geometry.canvas == nil && info.orientation == .up
+            && !spec.lossless && !spec.progressive
+            && (spec.quality == nil || format == .png)
+            && (!animated || spec.keepsAnimation(of: info.format, animated: animated))
     }
 
     /// The first frame of the image in `data` fitted inside `width` × `height` pixels (never
@@ -50,24 +69,44 @@ public struct ImageTransformer: Sendable {
 
     /// The first frame decoded (shrunk on load where the format allows), converted to sRGB,
     /// resampled to `geometry` and turned upright.
-    private func stillImage(_ data: Data, info: ImageInfo, geometry: TransformGeometry, limits: DecodeLimits) throws(TransformError) -> RGBAImage {
+    private func stillImage(
+        _ data: Data, info: ImageInfo, geometry: TransformGeometry, gravity: TransformSpec.Gravity = .centre,
+        kernel: ResampleKernel = .lanczos3, limits: DecodeLimits
+    ) throws(TransformError) -> RGBAImage {
         let minimum = geometry.keepsSize
             ? nil : geometry.minimumStoredDecodeSize(sourceWidth: info.width, sourceHeight: info.height, orientation: info.orientation)
         let source: SourceImage
         do { source = try decoders.decodeForTransform(data, minimumStoredSize: minimum, limits: limits) } catch { throw .decode(error) }
         let orientation = source.orientation
-        let window = geometry.storedWindow(
+        var window = geometry.storedWindow(
             sourceWidth: info.width, sourceHeight: info.height, orientation: orientation,
             decodedWidth: source.width, decodedHeight: source.height)
         let (width, height) = geometry.storedSize(orientation: orientation)
         let srgb: RGBAImage
         do { srgb = try source.convertedToSRGB() } catch { throw .libraryUnavailable(reason: error.description) }
+        if gravity.anchor == nil { window = Self.placed(window, in: srgb, by: gravity) }
         let wholeAtSize = window.x == 0 && window.y == 0 && srgb.width == width && srgb.height == height
             && window.width == Double(width) && window.height == Double(height)
         // JPEG has no alpha: the resampler need not look for transparency in every pixel.
         let resized = wholeAtSize
-            ? srgb : Resampler.resize(srgb, width: width, height: height, from: SourceRegion(window), opaque: info.format == .jpeg ? true : nil)
+            ? srgb
+            : Resampler.resize(
+                srgb, width: width, height: height, from: SourceRegion(window), opaque: info.format == .jpeg ? true : nil, kernel: kernel)
         return resized.oriented(by: orientation)
+    }
+
+    /// `window` (a cover crop, in `image`'s pixels) moved along the axis it cuts to where
+    /// `gravity`'s rule (attention or entropy) puts it.
+    private static func placed(_ window: TransformGeometry.Window, in image: RGBAImage, by gravity: TransformSpec.Gravity) -> TransformGeometry.Window {
+        var placed = window
+        if window.width < Double(image.width) - 0.5 {
+            let length = max(1, Int(window.width.rounded()))
+            placed.x = min(Double(SmartCrop.offset(in: image, length: length, alongX: true, rule: gravity)), Double(image.width) - window.width)
+        } else if window.height < Double(image.height) - 0.5 {
+            let length = max(1, Int(window.height.rounded()))
+            placed.y = min(Double(SmartCrop.offset(in: image, length: length, alongX: false, rule: gravity)), Double(image.height) - window.height)
+        }
+        return placed
     }
 
     /// Every frame of an animation resized and encoded as animated WebP, one frame at a time.
@@ -78,15 +117,21 @@ public struct ImageTransformer: Sendable {
             .within(limits)
         let region = SourceRegion(geometry.window)
         do {
+            let (width, height) = geometry.outputSize
             let encoder = try AnimatedWebPEncoder(
-                width: geometry.width, height: geometry.height, loopCount: reader.loopCount, quality: spec.effectiveQuality)
+                width: width, height: height, loopCount: reader.loopCount, quality: spec.effectiveQuality, lossless: spec.lossless)
             var frames = 0
             while let frame = try nextFrame(of: reader) {
-                let image = geometry.keepsSize ? frame.image : Resampler.resize(frame.image, width: geometry.width, height: geometry.height, from: region)
+                var image = geometry.keepsSize
+                    ? frame.image
+                    : Resampler.resize(frame.image, width: geometry.width, height: geometry.height, from: region, kernel: spec.kernel)
+                if let canvas = geometry.canvas {
+                    image = image.placed(onCanvasOf: width, height: height, x: canvas.x, y: canvas.y, background: spec.background ?? .clear)
+                }
                 try encoder.add(image, durationMilliseconds: frame.duration)
                 frames += 1
             }
-            return TransformedImage(data: try encoder.finish(), format: .webp, width: geometry.width, height: geometry.height, frameCount: frames)
+            return TransformedImage(data: try encoder.finish(), format: .webp, width: width, height: height, frameCount: frames)
         } catch let error as EncodeError {
             throw Self.transformError(error)
         } catch let error as TransformError {
@@ -100,10 +145,12 @@ public struct ImageTransformer: Sendable {
         do { return try reader.nextFrame() } catch { throw .decode(error) }
     }
 
-    private func encode(_ image: RGBAImage, as format: ImageFormat, quality: Int) throws(TransformError) -> Data {
+    private func encode(_ image: RGBAImage, as format: ImageFormat, spec: TransformSpec) throws(TransformError) -> Data {
+        let quality = spec.quality(for: format)
         let encoder: any ImageEncoding = switch format {
-        case .jpeg: JPEGEncoder(quality: quality)
-        case .webp: WebPEncoder(quality: quality)
+        case .jpeg: JPEGEncoder(quality: quality, progressive: spec.progressive, background: spec.background ?? .white)
+        case .webp: WebPEncoder(quality: quality, lossless: spec.lossless)
+        case .avif: AVIFEncoder(quality: quality)
         default: PNGEncoder()
         }
         do { return try encoder.encode(image) } catch { throw Self.transformError(error) }
@@ -120,6 +167,7 @@ public struct ImageTransformer: Sendable {
 extension TransformGeometry {
     /// This geometry, if its output is within the pixel limit.
     func within(_ limits: DecodeLimits) throws(TransformError) -> TransformGeometry {
+        let (width, height) = outputSize
         guard width <= limits.maxPixels / height else {
             throw .outputTooLarge(width: width, height: height, limit: limits.maxPixels)
         }

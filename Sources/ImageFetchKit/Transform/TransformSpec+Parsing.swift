@@ -8,6 +8,21 @@ extension TransformSpec {
         case fit(String)
         case format(String)
         case quality(Int)
+        /// `--fit` or `--upscale` without `--resize`: there is no box to fit or enlarge to.
+        case needsResize(option: String)
+        /// `--fit cover` or `fill` with one side of the box: either keeps the aspect ratio then.
+        case needsBothSides(fit: Fit)
+        /// `--quality` with `--format png`, which is lossless.
+        case qualityForPNG
+        case gravity(String)
+        /// `--gravity` without `--fit cover`: nothing is cropped.
+        case gravityNeedsCover
+        case background(String)
+        /// `--background` with neither `--fit contain` nor `--format jpeg`: nothing is padded or flattened.
+        case backgroundWithoutEffect
+        case kernel(String)
+        /// `--lossless` or `--progressive` with a `--format` they do not apply to.
+        case wrongFormat(option: String, format: ImageFormat)
 
         public var description: String {
             switch self {
@@ -21,6 +36,24 @@ extension TransformSpec {
                 "--format '\(text)' is not one of \(TransformSpec.outputFormats.map(\.transformName).joined(separator: ", "))."
             case .quality(let value):
                 "--quality \(value) is out of range: give a whole number from 1 to 100."
+            case .needsResize(let option):
+                "\(option) changes nothing without --resize: give the box with --resize WxH."
+            case .needsBothSides(let fit):
+                "--fit \(fit.rawValue) needs both sides of the box (--resize WxH): with one side every fit keeps the aspect ratio, as inside does."
+            case .qualityForPNG:
+                "--quality changes nothing with --format png, which is lossless: leave it out."
+            case .gravity(let text):
+                "--gravity '\(text)' is not one of \(Gravity.allCases.map(\.rawValue).joined(separator: ", ")) (center is centre)."
+            case .gravityNeedsCover:
+                "--gravity changes nothing without --fit cover, the one fit that crops."
+            case .background(let text):
+                "--background '\(text)' is not a colour: give #rrggbb, #rrggbbaa or a CSS name such as white or transparent."
+            case .kernel(let text):
+                "--kernel '\(text)' is not one of \(ResampleKernel.allCases.map(\.rawValue).joined(separator: ", "))."
+            case .wrongFormat(let option, let format):
+                "\(option) changes nothing with --format \(format.transformName): it is for \(option == "--lossless" ? "webp" : "jpeg") output."
+            case .backgroundWithoutEffect:
+                "--background changes nothing without --fit contain (its padding) or --format jpeg (what transparency is flattened onto)."
             }
         }
     }
@@ -29,11 +62,15 @@ extension TransformSpec {
     public static let maxSide = 65_500
 
     /// A spec from the options' texts, each nil when not given; nil overall when nothing asks for
-    /// a transform. `maxPixels` bounds the box (both sides given) as it bounds any image.
+    /// a transform. `maxPixels` bounds the box (both sides given) as it bounds any image. An
+    /// option that would change nothing for any image is refused, naming it.
     public static func parse(
-        resize: String?, fit: String?, upscale: Bool, format: String?, quality: Int?, firstFrame: Bool, maxPixels: Int
+        resize: String?, fit: String?, gravity: String? = nil, background: String? = nil, kernel: String? = nil, upscale: Bool,
+        format: String?, quality: Int?, lossless: Bool = false, progressive: Bool = false, firstFrame: Bool, maxPixels: Int
     ) throws(ParseError) -> TransformSpec? {
-        guard resize != nil || fit != nil || upscale || format != nil || quality != nil || firstFrame else { return nil }
+        guard resize != nil || fit != nil || gravity != nil || background != nil || kernel != nil || upscale || format != nil
+            || quality != nil || lossless || progressive || firstFrame
+        else { return nil }
         var spec = TransformSpec(upscale: upscale, firstFrame: firstFrame)
         if let resize {
             (spec.width, spec.height) = try parseSize(resize)
@@ -43,7 +80,16 @@ extension TransformSpec {
         }
         if let fit {
             guard let value = Fit(rawValue: fit.lowercased()) else { throw .fit(fit) }
+            guard resize != nil else { throw .needsResize(option: "--fit") }
+            guard value == .inside || (spec.width != nil && spec.height != nil) else { throw .needsBothSides(fit: value) }
             spec.fit = value
+        }
+        if upscale, resize == nil { throw .needsResize(option: "--upscale") }
+        if let gravity {
+            let name = gravity.lowercased() == "center" ? "centre" : gravity.lowercased()
+            guard let value = Gravity(rawValue: name) else { throw .gravity(gravity) }
+            guard spec.fit == .cover else { throw .gravityNeedsCover }
+            spec.gravity = value
         }
         if let format {
             let name = format.lowercased() == "jpg" ? "jpeg" : format.lowercased()
@@ -52,7 +98,21 @@ extension TransformSpec {
         }
         if let quality {
             guard (1...100).contains(quality) else { throw .quality(quality) }
+            guard spec.format != .png else { throw .qualityForPNG }
             spec.quality = quality
+        }
+        if let kernel {
+            guard let value = ResampleKernel(rawValue: kernel.lowercased()) else { throw .kernel(kernel) }
+            guard resize != nil else { throw .needsResize(option: "--kernel") }
+            spec.kernel = value
+        }
+        if lossless, let format = spec.format, format != .webp { throw .wrongFormat(option: "--lossless", format: format) }
+        if progressive, let format = spec.format, format != .jpeg { throw .wrongFormat(option: "--progressive", format: format) }
+        (spec.lossless, spec.progressive) = (lossless, progressive)
+        if let background {
+            guard let colour = BackgroundColor(parsing: background) else { throw .background(background) }
+            guard spec.fit == .contain || spec.format == .jpeg else { throw .backgroundWithoutEffect }
+            spec.background = colour
         }
         return spec
     }

@@ -79,4 +79,20 @@ final class AVIFDecoderTests: XCTestCase {
         assertPixel(image, (x: 12, y: 48), is: .opaqueRed, tolerance: 8)
         assertPixel(image, (x: 36, y: 16), is: .opaqueWhite, tolerance: 8)
     }
+
+    /// `imir` mirrors as libheif mirrors it (heif-convert is the reference): axis 0 top to bottom,
+    /// axis 1 left to right. libavif applies neither it nor `irot`; imgfetch does.
+    func testImirMirrorsTheImageAsHeifConvertDoes() throws {
+        for (name, orientation, topLeft) in [("mirror-0.avif", ImageOrientation.downMirrored, RGBA.opaqueBlue), ("mirror-1.avif", .upMirrored, .opaqueLime)] {
+            let data = try Fixture.data(name)
+            XCTAssertEqual(try registry.probe(data).orientation, orientation, name)
+            let image = try registry.decode(data)
+            XCTAssertEqual([image.width, image.height], [64, 48], name)
+            assertPixel(image, Fixture.red, is: topLeft, tolerance: 8)
+            let reference = try ReferenceDecoder.decode(name, with: "heif-convert") { [$0, $1] }
+            ReferenceDecoder.assertMatches(image, reference, tolerance: 4, name)
+            let source = try registry.decodeForTransform(data, minimumStoredSize: nil, limits: DecodeLimits())
+            XCTAssertEqual(source.orientation, orientation, name)
+        }
+    }
 }

@@ -77,6 +77,19 @@ final class GIFDecoderTests: XCTestCase {
         guard case .corrupt(.gif, let reason)? = error else { return XCTFail("got \(String(describing: error))") }
         XCTAssertTrue(reason.contains("0x99"), reason)
     }
+
+    /// A comment extension with no data sub-blocks (Pillow's hopper_zero_comment_subblocks.gif
+    /// has one) is valid: every reader decodes it as the same file without it. giflib's DGifSlurp
+    /// alone misread it.
+    func testAnExtensionWithNoSubBlocksDecodes() throws {
+        let plain = [UInt8](try Fixture.data("static.gif"))
+        let colourTable = plain[10] & 0x80 != 0 ? 3 << (Int(plain[10] & 7) + 1) : 0
+        let at = 13 + colourTable
+        let data = Data(plain[..<at] + [0x21, 0xFE, 0x00] + plain[at...])
+        XCTAssertEqual(try registry.validate(data).frameCount, 1)
+        XCTAssertNoThrow(try registry.verifyDecoding(data))
+        XCTAssertEqual(try registry.decode(data).pixels, try registry.decode(Data(plain)).pixels)
+    }
 }
 
 private extension DecodedImage {
@@ -84,4 +97,5 @@ private extension DecodedImage {
     func withInfo(of other: DecodedImage) -> DecodedImage {
         DecodedImage(info: other.info, width: width, height: height, rgba: pixels)
     }
+
 }

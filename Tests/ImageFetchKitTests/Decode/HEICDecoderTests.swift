@@ -56,4 +56,21 @@ final class HEICDecoderTests: XCTestCase {
             XCTAssertEqual(try registry.verifyDecoding(try Fixture.data(name)).format, .heic, name)
         }
     }
+
+    /// A still image with a sound track (a camera's HEIF, like C049.heic) is one frame: only a
+    /// track whose handler is `pict` or `vide` is an image sequence.
+    func testOnlyAnImageTrackCountsFrames() throws {
+        func box(_ type: String, _ payload: [UInt8]) -> [UInt8] {
+            let size = UInt32(8 + payload.count)
+            return withUnsafeBytes(of: size.bigEndian, Array.init) + Array(type.utf8) + payload
+        }
+        func movie(handler: String) -> [UInt8] {
+            let hdlr = box("hdlr", [0, 0, 0, 0, 0, 0, 0, 0] + Array(handler.utf8) + [UInt8](repeating: 0, count: 13))
+            let stsz = box("stsz", [0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0x01, 0x98])  // 408 samples of no fixed size
+            return box("moov", box("trak", box("mdia", hdlr + box("minf", box("stbl", stsz)))))
+        }
+        let still = [UInt8](try Fixture.data("still.heic"))
+        XCTAssertEqual(try registry.probe(Data(still + movie(handler: "soun"))).frameCount, 1)
+        XCTAssertEqual(try registry.probe(Data(still + movie(handler: "pict"))).frameCount, 408)
+    }
 }

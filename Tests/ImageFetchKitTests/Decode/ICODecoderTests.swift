@@ -96,4 +96,12 @@ final class ICODecoderTests: XCTestCase {
         let data = try Fixture.data("truncated-icons.ico")
         XCTAssertEqual(decodeError { () throws(DecodeError) in try registry.validate(data) }, .truncated(.ico))
     }
+
+    /// Of two 48×48 images, the 32-bit one is reported and decoded, not the 8-bit one listed first.
+    func testTheDeepestOfTheLargestImagesWins() throws {
+        let data = try Fixture.data("depths.ico")
+        let info = try registry.validate(data)
+        XCTAssertEqual([info.width, info.height, info.frameCount], [48, 48, 2])
+        assertPixel(try registry.decode(data), (24, 24), is: .opaqueBlue)
+    }
 }

@@ -74,4 +74,30 @@ final class PNGDecoderTests: XCTestCase {
         let error = decodeError { () throws(DecodeError) in try registry.decode(data) }
         guard case .corrupt(.png, _)? = error else { return XCTFail("got \(String(describing: error))") }
     }
+
+    /// 16-bit samples of a file with no gAMA or sRGB chunk are sRGB-encoded like 8-bit ones:
+    /// 0x7F7F is 127, where libpng's simplified reader, taking them for linear light, gave 186.
+    func testSixteenBitSamplesWithoutAGammaChunkAreReadAsStored() throws {
+        let data = try Fixture.data("gray16.png")
+        assertPixel(try registry.decode(data), (3, 3), is: .gray(127))
+        let source = try registry.decodeForTransform(data, minimumStoredSize: nil, limits: DecodeLimits())
+        XCTAssertEqual(Array(source.pixels[0..<4]), [127, 127, 127, 255])
+    }
+
+    /// A still image's EXIF orientation 6 (an eXIf chunk) is applied as a JPEG's is: shown 48×64, the stored
+    /// bottom-left (blue) at the top left and the stored top-left (red) at the top right.
+    func testEXIFOrientationTurnsTheImage() throws {
+        let data = try Fixture.data("exif-6.png")
+        let info = try registry.probe(data)
+        XCTAssertEqual(info.orientation, .right)
+        XCTAssertEqual([info.width, info.height, info.storedWidth, info.storedHeight], [48, 64, 64, 48])
+        let image = try registry.decode(data)
+        XCTAssertEqual([image.width, image.height], [48, 64])
+        assertPixel(image, (x: 12, y: 16), is: .opaqueBlue, tolerance: 8)
+        assertPixel(image, (x: 35, y: 16), is: .opaqueRed, tolerance: 8)
+        assertPixel(image, (x: 35, y: 48), is: .opaqueLime, tolerance: 8)
+        let source = try registry.decodeForTransform(data, minimumStoredSize: nil, limits: DecodeLimits())
+        XCTAssertEqual([source.width, source.height], [64, 48])
+        XCTAssertEqual(source.orientation, .right)
+    }
 }

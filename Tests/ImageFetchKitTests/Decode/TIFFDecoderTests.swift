@@ -81,4 +81,21 @@ final class TIFFDecoderTests: XCTestCase {
         let error = decodeError { () throws(DecodeError) in try registry.verifyDecoding(data) }
         guard case .corrupt(.tiff, _)? = error else { return XCTFail("got \(String(describing: error))") }
     }
+
+    /// What `--decode` accepts a conversion must read: 12-bit and float samples and separate
+    /// planes, which libtiff's RGBA reader refuses ("can not handle images with 12-bit samples"),
+    /// and BigTIFF, which imgfetch refused as no known format.
+    func testSamplesTheRGBAReaderRefusesAndBigTIFFDecode() throws {
+        for name in ["bits12.tif", "float.tif", "planes.tif", "big.tif"] {
+            let data = try Fixture.data(name)
+            XCTAssertEqual(registry.format(of: data), .tiff, name)
+            XCTAssertNoThrow(try registry.verifyDecoding(data), name)
+            let image = try registry.decode(data)
+            XCTAssertEqual([image.width, image.height], [64, 48], name)
+            assertPixel(image, Fixture.red, is: .opaqueRed)
+            assertPixel(image, Fixture.lime, is: .opaqueLime)
+            assertPixel(image, Fixture.blue, is: .opaqueBlue)
+            assertPixel(image, Fixture.white, is: .opaqueWhite)
+        }
+    }
 }

@@ -58,4 +58,21 @@ final class WebPDecoderTests: XCTestCase {
         guard case .corrupt(.webp, let reason)? = error else { return XCTFail("got \(String(describing: error))") }
         XCTAssertTrue(reason.contains("XYZ1"), reason)
     }
+
+    /// A still image's EXIF orientation 6 (an EXIF chunk) is applied as a JPEG's is: shown 48×64, the stored
+    /// bottom-left (blue) at the top left and the stored top-left (red) at the top right.
+    func testEXIFOrientationTurnsTheImage() throws {
+        let data = try Fixture.data("exif-6.webp")
+        let info = try registry.probe(data)
+        XCTAssertEqual(info.orientation, .right)
+        XCTAssertEqual([info.width, info.height, info.storedWidth, info.storedHeight], [48, 64, 64, 48])
+        let image = try registry.decode(data)
+        XCTAssertEqual([image.width, image.height], [48, 64])
+        assertPixel(image, (x: 12, y: 16), is: .opaqueBlue, tolerance: 8)
+        assertPixel(image, (x: 35, y: 16), is: .opaqueRed, tolerance: 8)
+        assertPixel(image, (x: 35, y: 48), is: .opaqueLime, tolerance: 8)
+        let source = try registry.decodeForTransform(data, minimumStoredSize: nil, limits: DecodeLimits())
+        XCTAssertEqual([source.width, source.height], [64, 48])
+        XCTAssertEqual(source.orientation, .right)
+    }
 }

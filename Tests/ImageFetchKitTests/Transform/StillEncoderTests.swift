@@ -36,6 +36,13 @@ final class StillEncoderTests: XCTestCase {
         XCTAssertTrue(red[0] > 240 && red[1] < 15 && red[2] < 15 && red[3] == 255, "opaque red stays red: \(red)")
     }
 
+    func testJPEGFlattensOntoTheBackgroundItIsGiven() throws {
+        let black = BackgroundColor(red: 0, green: 0, blue: 0)
+        let decoded = try EncodedFile.decode(try JPEGEncoder(quality: 95, background: black).encode(try .fixture("alpha.png")))
+        XCTAssertLessThanOrEqual(decoded.channels(x: Fixture.white.x, y: Fixture.white.y)[0..<3].max() ?? 255, 8, "transparent became black")
+        XCTAssertGreaterThanOrEqual(decoded.channels(x: Fixture.red.x, y: Fixture.red.y)[0], 240, "opaque red stays red")
+    }
+
     func testJPEGSizeGrowsWithQualityAndCarriesNoMetadata() throws {
         let image = EncodedFile.opaque(ResamplerTests.detailedImage(width: 120, height: 90))
         let sizes = try [20, 50, 80, 95].map { try JPEGEncoder(quality: $0).encode(image).count }
@@ -92,6 +99,34 @@ final class StillEncoderTests: XCTestCase {
     }
 
     // MARK: Limits
+
+    /// AVIF at sharp's defaults (quality 50, effort 4) reads back through libavif with its size,
+    /// colours and transparency; a higher quality costs more bytes.
+    func testAVIFRoundTripKeepsAlphaAndColours() throws {
+        let data = try AVIFEncoder(quality: TransformSpec.defaultAVIFQuality).encode(try .fixture("alpha.png"))
+        XCTAssertEqual(DecoderRegistry.standard.format(of: data), .avif)
+        let info = try DecoderRegistry.standard.validate(data)
+        XCTAssertTrue(info.hasAlpha)
+        let decoded = try EncodedFile.decode(data)
+        XCTAssertEqual([decoded.width, decoded.height], [64, 48])
+        XCTAssertEqual(decoded.channels(x: Fixture.white.x, y: Fixture.white.y)[3], 0, "transparent stays transparent")
+        for (point, colour) in [(Fixture.red, [255, 0, 0, 255]), (Fixture.lime, [0, 255, 0, 255]), (Fixture.blue, [0, 0, 255, 255])] {
+            let pixel = decoded.channels(x: point.x, y: point.y)
+            XCTAssertLessThanOrEqual(zip(pixel, colour).map { abs($0 - $1) }.max() ?? 0, 16, "\(pixel), expected \(colour)")
+        }
+        let smooth = EncodedFile.smoothImage(width: 96, height: 64)
+        let opaque = try AVIFEncoder(quality: 50).encode(smooth)
+        XCTAssertFalse(try DecoderRegistry.standard.validate(opaque).hasAlpha, "an opaque image has no alpha plane")
+        XCTAssertLessThan(opaque.count, try AVIFEncoder(quality: 95).encode(smooth).count)
+        XCTAssertGreaterThanOrEqual(peakSignalToNoise(try EncodedFile.decode(opaque), smooth), 30)
+    }
+
+    func testLosslessWebPKeepsEveryPixel() throws {
+        let image = try RGBAImage.fixture("alpha.png")
+        let data = try WebPEncoder(quality: 80, lossless: true).encode(image)
+        XCTAssertTrue(EncodedFile.webpChunks(data).contains("VP8L"), "\(EncodedFile.webpChunks(data))")
+        XCTAssertEqual(try EncodedFile.decode(data).pixels, image.pixels)
+    }
 
     func testImagesTheFormatCannotHoldAreRefusedWithASentence() {
         let wide = RGBAImage(width: 16384, height: 1, pixels: [UInt8](repeating: 255, count: 16384 * 4))

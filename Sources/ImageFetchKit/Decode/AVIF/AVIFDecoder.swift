@@ -2,8 +2,9 @@ import FoundationEssentials
 
 /// Reads AVIF stills and image sequences with libavif (AV1 through dav1d).
 ///
-/// The probe walks the ISO-BMFF boxes in Swift. libavif does not apply the `irot` rotation, so
-/// it is reported as an orientation and the decoded pixels are turned upright like a JPEG's.
+/// The probe walks the ISO-BMFF boxes in Swift. libavif applies neither the `irot` rotation nor
+/// the `imir` mirroring, so together they are reported as an orientation and the decoded pixels
+/// are turned upright like a JPEG's.
 public struct AVIFDecoder: ImageDecoding {
     public init() {}
 
@@ -12,7 +13,7 @@ public struct AVIFDecoder: ImageDecoding {
     public func probe(_ data: Data) throws(DecodeError) -> ImageInfo {
         let file = try HEIFFile(ByteReader(data), format: .avif)
         let size = try Self.storedSize(file)
-        let orientation = Self.orientation(quarterTurnsAnticlockwise: file.rotation)
+        let orientation = Self.orientation(quarterTurnsAnticlockwise: file.rotation, mirrorAxis: file.mirrorAxis)
         let turned = orientation.swapsWidthAndHeight
         return ImageInfo(
             format: .avif, width: turned ? size.height : size.width, height: turned ? size.width : size.height,
@@ -54,13 +55,17 @@ public struct AVIFDecoder: ImageDecoding {
         return size
     }
 
-    /// `irot` turns anticlockwise by quarter turns; EXIF names the turn that displays the image.
-    private static func orientation(quarterTurnsAnticlockwise turns: Int) -> ImageOrientation {
-        switch turns {
-        case 1: .left
-        case 2: .down
-        case 3: .right
-        default: .up
+    /// `irot` turns anticlockwise by quarter turns, then `imir` mirrors: EXIF names the
+    /// combination that displays the image. An `imir` axis of 0 flips top to bottom and 1 left to
+    /// right, as libheif (which applies it to HEIC) and avifenc's `--imir` read it.
+    private static func orientation(quarterTurnsAnticlockwise turns: Int, mirrorAxis: Int?) -> ImageOrientation {
+        let turned: [ImageOrientation] = [.up, .left, .down, .right]
+        let leftToRight: [ImageOrientation] = [.upMirrored, .rightMirrored, .downMirrored, .leftMirrored]
+        let topToBottom: [ImageOrientation] = [.downMirrored, .leftMirrored, .upMirrored, .rightMirrored]
+        switch mirrorAxis {
+        case 0: return topToBottom[turns & 3]
+        case 1: return leftToRight[turns & 3]
+        default: return turned[turns & 3]
         }
     }
 }

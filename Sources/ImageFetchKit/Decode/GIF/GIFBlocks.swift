@@ -21,6 +21,9 @@ struct GIFBlocks {
     /// The repeat count of a NETSCAPE2.0 (or ANIMEXTS1.0) application extension: 0 for forever,
     /// n for n repeats after the first play; nil when there is none (the animation plays once).
     private(set) var repeatCount: Int?
+    /// Where each extension with no data sub-blocks starts (its three bytes: 0x21, the label, a
+    /// terminator), such as an empty comment: valid, but DGifSlurp misreads it (see GifLib).
+    private(set) var emptyExtensionOffsets: [Int] = []
 
     init(_ data: Data) throws(DecodeError) {
         let bytes = ByteReader(data)
@@ -51,6 +54,7 @@ struct GIFBlocks {
                     hasTransparency = true
                 }
                 if label == 0xFF, repeatCount == nil { repeatCount = Self.loopExtensionCount(bytes, at: offset + 2) }
+                if bytes.uint8(at: offset + 2) == 0 { emptyExtensionOffsets.append(offset) }
                 guard let next = Self.skipSubBlocks(bytes, from: offset + 2) else { break walk }
                 offset = next
             case 0x3B:

@@ -42,7 +42,8 @@ enum GifLib {
     private static func slurp(
         _ data: Data, _ body: (UnsafeMutablePointer<GifFileType>) throws(DecodeError) -> Void
     ) -> DecodeError? {
-        data.withUnsafeBytes { source in
+        let data = withoutEmptyExtensions(data)
+        return data.withUnsafeBytes { source in
             var reader = MemoryReader(base: source.baseAddress, count: source.count, offset: 0)
             return withUnsafeMutablePointer(to: &reader) { reader in
                 var status: Int32 = 0
@@ -57,6 +58,22 @@ enum GifLib {
                 }
             }
         }
+    }
+
+    /// `data` without its extensions of no data sub-blocks (an empty comment, as Pillow's tests
+    /// have): giflib 5.2's DGifSlurp reads the byte after such an extension's terminator as a
+    /// further sub-block's length and fails on a valid file. They carry nothing, so dropping
+    /// them changes no pixel; `data` itself when there are none, as in nearly every GIF.
+    private static func withoutEmptyExtensions(_ data: Data) -> Data {
+        guard let offsets = try? GIFBlocks(data).emptyExtensionOffsets, !offsets.isEmpty else { return data }
+        var kept = Data(capacity: data.count)
+        var from = data.startIndex
+        for offset in offsets {
+            kept.append(data[from..<(data.startIndex + offset)])
+            from = data.startIndex + offset + 3
+        }
+        kept.append(data[from...])
+        return kept
     }
 
     private struct Frame {

@@ -24,10 +24,14 @@ struct ICODirectory {
         let height: Int
         let hasAlpha: Bool
         let bitDepth: Int
+        /// Bits a pixel as stored (a bitmap's bit count; a PNG's depth times its samples), which
+        /// ranks images of one size: 32-bit colour with alpha over a 256-colour palette.
+        let bitsPerPixel: Int
     }
 
     let entries: [Entry]
-    /// The image with the most pixels (the first of equals): the one imgfetch reports and returns.
+    /// The image with the most pixels and, among those, the most bits a pixel (the first of
+    /// equals): the one imgfetch reports and returns, as an icon viewer would pick it.
     let largest: Entry
 
     private static let headerSize = 6
@@ -62,7 +66,9 @@ struct ICODirectory {
             entries.append(try Self.entry(index: index, range: range, in: data))
         }
         self.entries = entries
-        largest = entries.dropFirst().reduce(entries[0]) { $1.width * $1.height > $0.width * $0.height ? $1 : $0 }
+        largest = entries.dropFirst().reduce(entries[0]) { best, entry in
+            (entry.width * entry.height, entry.bitsPerPixel) > (best.width * best.height, best.bitsPerPixel) ? entry : best
+        }
     }
 
     /// The bytes of `entry`, sharing `data`'s storage.
@@ -83,7 +89,7 @@ struct ICODirectory {
             try checkSize(info.width, info.height, image: index)
             return Entry(
                 index: index, range: range, content: .png, width: info.width, height: info.height,
-                hasAlpha: info.hasAlpha, bitDepth: info.bitDepth
+                hasAlpha: info.hasAlpha, bitDepth: info.bitDepth, bitsPerPixel: info.bitDepth * Self.pngSamples(image)
             )
         }
         let header = try BMPHeader(bytes, dibOffset: 0, pixelOffset: nil, isIcon: true, format: .ico)
@@ -97,8 +103,18 @@ struct ICODirectory {
         }
         return Entry(
             index: index, range: range, content: .bitmap(header), width: header.width, height: header.height,
-            hasAlpha: true, bitDepth: header.bitDepth
+            hasAlpha: true, bitDepth: header.bitDepth, bitsPerPixel: header.bitCount
         )
+    }
+
+    /// Samples a pixel of an embedded PNG, from its IHDR colour type (a palette index is one).
+    private static func pngSamples(_ png: Data) -> Int {
+        switch ByteReader(png).uint8(at: 25) {
+        case 2: 3
+        case 4: 2
+        case 6: 4
+        default: 1
+        }
     }
 
     private static func checkSize(_ width: Int, _ height: Int, image index: Int) throws(DecodeError) {

@@ -1,7 +1,7 @@
 /// What the boxes of a HEIF-family file (HEIC, AVIF) say about its image, read without touching
 /// the coded data: the `ftyp` brands, the primary item's properties (`ispe` size, `pixi` bit
-/// depth, `clap` crop, `irot` rotation), whether an alpha auxiliary image exists, and, for an
-/// image sequence, the size and sample count of its first track in `moov`.
+/// depth, `clap` crop, `irot` rotation, `imir` mirroring), whether an alpha auxiliary image exists, and, for an
+/// image sequence, the size and sample count of its first image track in `moov`.
 ///
 /// Every top-level box must lie within the data: a file that stops inside one is truncated.
 struct HEIFFile {
@@ -13,9 +13,11 @@ struct HEIFFile {
     var cleanApertureSize: (width: Int, height: Int)?
     /// Quarter turns anticlockwise (`irot`, 0–3) of the primary item.
     var rotation = 0
+    /// The primary item's `imir` axis (its low bit), applied after `irot`; nil without one.
+    var mirrorAxis: Int?
     var bitDepth = 8
     var hasAlpha = false
-    /// The first track's `tkhd` size and `stsz` sample count, when the file has a `moov` box.
+    /// The first image track's `tkhd` size and `stsz` sample count, when `moov` has one.
     var trackSize: (width: Int, height: Int)?
     var trackSamples: Int?
 
@@ -67,6 +69,8 @@ struct HEIFFile {
             }
         case ISOBox.code("irot"):
             rotation = Int(bytes.uint8(at: box.payload) ?? 0) & 3
+        case ISOBox.code("imir"):
+            mirrorAxis = bytes.uint8(at: box.payload).map { Int($0) & 1 }
         case ISOBox.code("clap"):
             let fields = (0..<4).compactMap { bytes.uint32BE(at: box.payload + $0 * 4) }
             if fields.count == 4, fields[1] > 0, fields[3] > 0 {
@@ -105,18 +109,31 @@ struct HEIFFile {
         return urn.hasPrefix("urn:mpeg:mpegB:cicp:systems:auxiliary:alpha") || urn.hasPrefix("urn:mpeg:hevc:2015:auxid:1")
     }
 
-    /// The first track's size (`tkhd`, 16.16 fixed point) and sample count (`stsz`).
+    /// The first image track's size (`tkhd`, 16.16 fixed point) and sample count (`stsz`): a track
+    /// whose handler (`hdlr`) is `pict` or `vide`. An audio or metadata track beside a still image
+    /// (a camera's HEIF with sound) is not a sequence of images.
     private mutating func readMovie(_ moov: ISOBox, _ bytes: ByteReader) throws(DecodeError) {
-        guard let trak = try moov.children(of: bytes, format: format).first(ISOBox.code("trak")) else { return }
-        let trackBoxes = try trak.children(of: bytes, format: format)
+        for trak in try moov.children(of: bytes, format: format) where trak.type == ISOBox.code("trak") {
+            let trackBoxes = try trak.children(of: bytes, format: format)
+            guard let mdia = trackBoxes.first(ISOBox.code("mdia")) else { continue }
+            let mediaBoxes = try mdia.children(of: bytes, format: format)
+            guard let hdlr = mediaBoxes.first(ISOBox.code("hdlr")), hdlr.payload + 12 <= hdlr.end,
+                  let handler = bytes.uint32BE(at: hdlr.payload + 8).map(UInt32.init),
+                  handler == ISOBox.code("pict") || handler == ISOBox.code("vide") else { continue }
+            try readImageTrack(trackBoxes, mediaBoxes, bytes)
+            return
+        }
+    }
+
+    private mutating func readImageTrack(_ trackBoxes: [ISOBox], _ mediaBoxes: [ISOBox], _ bytes: ByteReader) throws(DecodeError) {
         if let tkhd = trackBoxes.first(ISOBox.code("tkhd")) {
             let sizeOffset = tkhd.payload + (bytes.uint8(at: tkhd.payload) == 1 ? 88 : 76)
             if let width = bytes.uint32BE(at: sizeOffset), let height = bytes.uint32BE(at: sizeOffset + 4), sizeOffset + 8 <= tkhd.end {
                 trackSize = (width >> 16, height >> 16)
             }
         }
-        var path = trackBoxes
-        for name: StaticString in ["mdia", "minf", "stbl"] {
+        var path = mediaBoxes
+        for name: StaticString in ["minf", "stbl"] {
             guard let box = path.first(ISOBox.code(name)) else { return }
             path = try box.children(of: bytes, format: format)
         }

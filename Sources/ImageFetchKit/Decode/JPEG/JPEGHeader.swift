@@ -66,7 +66,8 @@ struct JPEGHeader {
             case 0xC4:
                 hasHuffmanTables = true
             case 0xE1:
-                if let value = Self.exifOrientation(bytes, at: payload, length: length - 2) { orientation = value }
+                if bytes.matches(Array("Exif".utf8) + [0, 0], at: payload),
+                   let value = EXIFOrientation.read(bytes, at: payload, length: length - 2) { orientation = value }
             case 0xE2:
                 if bytes.matches(Self.iccSignature, at: payload) { iccSegments.append(payload..<(payload + length - 2)) }
             case 0xEE:
@@ -90,28 +91,5 @@ struct JPEGHeader {
         self.width = width
         self.components = Int(components)
         self.isProgressive = [0xC2, 0xC6, 0xCA, 0xCE].contains(marker)
-    }
-
-    /// The orientation tag (0x0112) of IFD0 in an APP1 "Exif\0\0" payload; nil when absent or unreadable.
-    private static func exifOrientation(_ bytes: ByteReader, at offset: Int, length: Int) -> ImageOrientation? {
-        guard length > 14, bytes.matches(Array("Exif".utf8) + [0, 0], at: offset) else { return nil }
-        let tiff = offset + 6
-        let end = offset + length
-        let littleEndian: Bool
-        if bytes.matches([0x49, 0x49, 0x2A, 0x00], at: tiff) { littleEndian = true }
-        else if bytes.matches([0x4D, 0x4D, 0x00, 0x2A], at: tiff) { littleEndian = false }
-        else { return nil }
-        func u16(_ at: Int) -> Int? { at + 2 <= end ? (littleEndian ? bytes.uint16LE(at: at) : bytes.uint16BE(at: at)) : nil }
-        func u32(_ at: Int) -> Int? { at + 4 <= end ? (littleEndian ? bytes.uint32LE(at: at) : bytes.uint32BE(at: at)) : nil }
-        guard let ifd = u32(tiff + 4), let entries = u16(tiff + ifd) else { return nil }
-        for index in 0..<entries {
-            let entry = tiff + ifd + 2 + index * 12
-            guard let tag = u16(entry) else { return nil }
-            if tag == 0x0112 {
-                guard let type = u16(entry + 2), type == 3, let value = u16(entry + 8) else { return nil }
-                return ImageOrientation(rawValue: value)
-            }
-        }
-        return nil
     }
 }

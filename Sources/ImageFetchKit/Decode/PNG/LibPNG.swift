@@ -23,6 +23,11 @@ enum LibPNG {
                     return "libpng reads a size of \(image.width)×\(image.height), not \(width)×\(height)"
                 }
                 image.format = imgfetch_png_format_rgba
+                // Without this flag the simplified reader takes 16-bit samples of a file with no
+                // gAMA or sRGB chunk for linear light and brightens them on the way to 8 bits
+                // (0x8000 became 186); such samples are sRGB-encoded like 8-bit ones, as every
+                // other reader takes them.
+                image.flags |= UInt32(PNG_IMAGE_FLAG_16BIT_sRGB)
                 guard imgfetch_png_image_finish_read(&image, nil, buffer.baseAddress, 0, nil) != 0 else {
                     return message(of: image)
                 }

@@ -22,7 +22,7 @@ struct PNGImageData {
     /// its samples, widened (an iCCP profile is applied later, by the transform, for both readers;
     /// cHRM and bKGD matter only to conversions to gray or onto a background, which RGBA is not).
     private static let neutralChunks: Set<String> = [
-        "IHDR", "IDAT", "IEND", "sRGB", "iCCP", "cHRM", "bKGD", "pHYs", "tEXt", "zTXt", "iTXt", "tIME",
+        "IHDR", "IDAT", "IEND", "sRGB", "iCCP", "cHRM", "bKGD", "pHYs", "tEXt", "zTXt", "iTXt", "tIME", "eXIf",
     ]
     /// sRGB's gamma as a gAMA chunk states it (1/2.2 × 100000), which ImageMagick writes into
     /// every PNG: libpng leaves such samples as they are, as for a file without gAMA.

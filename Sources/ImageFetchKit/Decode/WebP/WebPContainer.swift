@@ -13,6 +13,9 @@ struct WebPContainer {
     let isAnimated: Bool
     /// The size the RIFF header declares for the whole file (its size field + 8).
     let declaredFileSize: Int
+    /// The orientation in a still image's `EXIF` chunk (VP8X's EXIF flag set); `.up` otherwise.
+    /// The chunk follows the image data, so finding it walks every chunk header.
+    private(set) var orientation = ImageOrientation.up
 
     init(_ data: Data) throws(DecodeError) {
         let bytes = ByteReader(data)
@@ -44,9 +47,20 @@ struct WebPContainer {
             (width, height, hasAlpha, frameCount) = (w + 1, h + 1, flags & 0x10 != 0, frames)
             isLossless = false
             isAnimated = animated
+            if !animated, flags & 0x08 != 0 { orientation = Self.exifOrientation(bytes) ?? .up }
         default:
             throw .corrupt(.webp, reason: "the first chunk is \"\(chunk)\", not VP8, VP8L or VP8X")
         }
+    }
+
+    /// The orientation tag of the first top-level EXIF chunk.
+    private static func exifOrientation(_ bytes: ByteReader) -> ImageOrientation? {
+        var offset = 12
+        while let size = bytes.uint32LE(at: offset + 4), let type = bytes.ascii(at: offset, length: 4) {
+            if type == "EXIF" { return EXIFOrientation.read(bytes, at: offset + 8, length: min(size, bytes.count - offset - 8)) }
+            offset += 8 + size + (size & 1)
+        }
+        return nil
     }
 
     /// ANMF chunks at the top level of the RIFF body (chunks are padded to even sizes).

@@ -2,8 +2,8 @@ import FoundationEssentials
 
 extension WebPDecoder: TransformDecoding, AnimationDecoding {
     /// A still image decodes scaled by libwebp at the largest integer shrink that keeps both sides
-    /// at least `minimumStoredSize`; an animation's first frame, composed, decodes whole (libwebp
-    /// scales single images only). Either way with the `ICCP` chunk's profile, if any.
+    /// at least `minimumStoredSize`, its EXIF orientation left for the transform; an animation's
+    /// first frame, composed, decodes whole (libwebp scales single images only). Either way with the `ICCP` chunk's profile, if any.
     func decodeForTransform(
         _ data: Data, info: ImageInfo, minimumStoredSize: (width: Int, height: Int)?
     ) throws(DecodeError) -> SourceImage {
@@ -16,10 +16,11 @@ extension WebPDecoder: TransformDecoding, AnimationDecoding {
                 colorModel: .rgba, iccProfile: profile, orientation: .up
             )
         }
-        let shrink = WebPShrink.largest(width: info.width, height: info.height, minimum: minimumStoredSize)
-        let (width, height) = (shrink.scaled(info.width), shrink.scaled(info.height))
+        let (storedWidth, storedHeight) = (info.storedWidth, info.storedHeight)
+        let shrink = WebPShrink.largest(width: storedWidth, height: storedHeight, minimum: minimumStoredSize)
+        let (width, height) = (shrink.scaled(storedWidth), shrink.scaled(storedHeight))
         let pixels = try LibWebP.decodeRGBA(data, width: width, height: height, scaled: shrink != .whole)
-        return SourceImage(width: width, height: height, pixels: pixels, colorModel: .rgba, iccProfile: profile, orientation: .up)
+        return SourceImage(width: width, height: height, pixels: pixels, colorModel: .rgba, iccProfile: profile, orientation: info.orientation)
     }
 
     /// libwebp's composing reader, for a file of more than one frame.

@@ -1,6 +1,7 @@
 import FoundationEssentials
 
-/// Reads WebP (lossy, lossless, with alpha, animated) with libwebp and its demux library.
+/// Reads WebP (lossy, lossless, with alpha, animated) with libwebp and its demux library. A still
+/// image's EXIF orientation is applied, as a JPEG's is.
 public struct WebPDecoder: ImageDecoding {
     public init() {}
 
@@ -8,7 +9,10 @@ public struct WebPDecoder: ImageDecoding {
 
     public func probe(_ data: Data) throws(DecodeError) -> ImageInfo {
         let webp = try WebPContainer(data)
-        return ImageInfo(format: .webp, width: webp.width, height: webp.height, frameCount: webp.frameCount, hasAlpha: webp.hasAlpha)
+        let turned = webp.orientation.swapsWidthAndHeight
+        return ImageInfo(
+            format: .webp, width: turned ? webp.height : webp.width, height: turned ? webp.width : webp.height,
+            frameCount: webp.frameCount, hasAlpha: webp.hasAlpha, orientation: webp.orientation)
     }
 
     /// Complete means the RIFF header's size field accounts for exactly the bytes present.
@@ -23,7 +27,7 @@ public struct WebPDecoder: ImageDecoding {
     public func decode(_ data: Data, info: ImageInfo) throws(DecodeError) -> DecodedImage {
         let pixels = info.frameCount > 1
             ? try LibWebP.decodeAnimationRGBA(data, width: info.width, height: info.height, frameCount: info.frameCount)
-            : try LibWebP.decodeRGBA(data, width: info.width, height: info.height)
-        return DecodedImage(info: info, width: info.width, height: info.height, rgba: pixels)
+            : try LibWebP.decodeRGBA(data, width: info.storedWidth, height: info.storedHeight)
+        return DecodedImage(info: info, width: info.storedWidth, height: info.storedHeight, rgba: pixels).turnedUpright()
     }
 }

@@ -15,8 +15,9 @@ final class AnimatedWebPEncoder {
     private var frameCount = 0
 
     /// An animation of `width` × `height` frames, played `loopCount` times (0 = forever), each
-    /// frame lossy at `quality` 1–100 (libwebp's scale; values outside are clamped).
-    init(width: Int, height: Int, loopCount: Int, quality: Int) throws(EncodeError) {
+    /// frame lossy at `quality` 1–100 (libwebp's scale; values outside are clamped), or lossless when
+    /// `lossless` (quality then sets the effort).
+    init(width: Int, height: Int, loopCount: Int, quality: Int, lossless: Bool = false) throws(EncodeError) {
         guard width > 0, height > 0 else { throw .emptyImage(width: width, height: height) }
         guard width <= WebPEncoder.maxSide, height <= WebPEncoder.maxSide else {
             throw .tooLarge(.webp, width: width, height: height, limit: WebPEncoder.maxSide)
@@ -27,7 +28,7 @@ final class AnimatedWebPEncoder {
         var created: OpaquePointer?
         let (_, reason) = CodecCall.withMessage { message, size in
             created = imgfetch_webp_animation_new(UInt32(width), UInt32(height), Int32(min(max(loopCount, 0), 65535)),
-                                                  Float(clampedQuality(quality)), message, size)
+                                                  Float(clampedQuality(quality)), lossless ? 1 : 0, message, size)
             return created == nil ? Int32(IMGFETCH_ENCODE_FAILED) : Int32(IMGFETCH_ENCODED)
         }
         guard let created else { throw .failed(.webp, reason: reason) }

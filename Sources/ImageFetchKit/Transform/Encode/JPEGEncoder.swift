@@ -2,12 +2,15 @@ import CImageCodecs
 import FoundationEssentials
 
 /// Writes JPEG with libjpeg-turbo: 4:2:0 chroma, optimised Huffman tables, baseline unless
-/// `progressive`. JPEG has no alpha: a transparent pixel is composited over white first, so a
-/// logo on a transparent background comes out on white, not on black.
+/// `progressive`. JPEG has no alpha: a transparent pixel is composited over `background` first
+/// (white unless `--background` says otherwise), so a logo on a transparent background comes out
+/// on white, not on black.
 struct JPEGEncoder: ImageEncoding {
     /// 1–100, libjpeg's scale (values outside are clamped).
     var quality: Int
     var progressive: Bool = false
+    /// What transparency is flattened onto (its own alpha is ignored).
+    var background = BackgroundColor.white
 
     var format: ImageFormat { .jpeg }
 
@@ -18,7 +21,7 @@ struct JPEGEncoder: ImageEncoding {
         try checkSize(of: image, limit: Self.maxSide)
         try EncoderCall.load(.jpeg, for: .jpeg)
         // libjpeg reads the RGBA rows as RGBX, ignoring the fourth byte: opaque pixels need no copy.
-        let rows = image.hasTransparency ? Self.overWhite(image.pixels) : image.pixels
+        let rows = image.hasTransparency ? Self.flattened(image.pixels, onto: background) : image.pixels
         return try rows.withUnsafeBufferPointer { rgbx throws(EncodeError) in
             try EncoderCall.run(.jpeg) { out, message, size in
                 imgfetch_jpeg_encode(rgbx.baseAddress, UInt32(image.width), UInt32(image.height), Int32(clampedQuality(quality)),
@@ -27,14 +30,15 @@ struct JPEGEncoder: ImageEncoding {
         }
     }
 
-    /// RGBA pixels composited over opaque white (straight alpha: c · a + 255 · (1 − a)).
-    static func overWhite(_ pixels: [UInt8]) -> [UInt8] {
-        PixelBuffer.make(byteCount: pixels.count) { out in
+    /// RGBA pixels composited over `background`, opaque (straight alpha: c · a + b · (1 − a)).
+    static func flattened(_ pixels: [UInt8], onto background: BackgroundColor) -> [UInt8] {
+        let fill = [Int(background.red), Int(background.green), Int(background.blue)]
+        return PixelBuffer.make(byteCount: pixels.count) { out in
             pixels.withUnsafeBufferPointer { p in
                 var i = 0
                 while i < p.count {
-                    let alpha = Int(p[i + 3]), white = 255 * (255 - Int(p[i + 3]))
-                    for c in 0..<3 { out[i + c] = UInt8((Int(p[i + c]) * alpha + white + 127) / 255) }
+                    let alpha = Int(p[i + 3])
+                    for c in 0..<3 { out[i + c] = UInt8((Int(p[i + c]) * alpha + fill[c] * (255 - alpha) + 127) / 255) }
                     out[i + 3] = 255
                     i += 4
                 }

@@ -1,11 +1,13 @@
 import CImageCodecs
 import FoundationEssentials
 
-/// Writes lossy WebP with libwebp. Alpha is kept (losslessly, in WebP's separate alpha plane)
+/// Writes WebP with libwebp, lossy unless `lossless`. Alpha is kept (losslessly, in WebP's separate alpha plane)
 /// when some pixel is not opaque; an opaque image has no alpha plane.
 struct WebPEncoder: ImageEncoding {
     /// 1–100, mapped directly onto libwebp's 0–100 quality (values outside are clamped).
     var quality: Int
+    /// VP8L, every pixel kept (`quality` then sets how hard libwebp compresses).
+    var lossless = false
 
     var format: ImageFormat { .webp }
 
@@ -17,7 +19,7 @@ struct WebPEncoder: ImageEncoding {
         try EncoderCall.load(.webp, for: .webp)
         return try image.pixels.withUnsafeBufferPointer { rgba throws(EncodeError) in
             try EncoderCall.run(.webp) { out, message, size in
-                imgfetch_webp_encode(rgba.baseAddress, UInt32(image.width), UInt32(image.height), Float(clampedQuality(quality)), out, message, size)
+                imgfetch_webp_encode(rgba.baseAddress, UInt32(image.width), UInt32(image.height), Float(clampedQuality(quality)), lossless ? 1 : 0, out, message, size)
             }
         }
     }

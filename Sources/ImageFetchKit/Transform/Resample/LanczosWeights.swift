@@ -2,7 +2,7 @@
 import Glibc
 #endif
 
-/// The Lanczos-3 filter laid out for one axis of a resize: for every output pixel, the run of
+/// A resampling filter (Lanczos-3 unless `--kernel` names another) laid out for one axis of a resize: for every output pixel, the run of
 /// source pixels it reads and the weight of each, worked out once before any pixel is touched.
 ///
 /// As in Pillow and libvips, the kernel is stretched by the downscale factor (a 4× reduction reads
@@ -28,11 +28,12 @@ struct LanczosWeights {
 
     /// Weights for resampling the stretch `start ..< start + length` of an axis `sourceCount`
     /// pixels long (source pixel `j` covers `j ..< j + 1`) to `outputCount` pixels.
-    init(sourceCount: Int, outputCount: Int, start: Double, length: Double) {
+    init(sourceCount: Int, outputCount: Int, start: Double, length: Double, kernel: ResampleKernel = .lanczos3) {
         precondition(sourceCount > 0 && outputCount > 0 && length > 0 && length.isFinite && start.isFinite)
         let scale = length / Double(outputCount)
-        let stretch = max(scale, 1)
-        let support = Self.radius * stretch
+        // Nearest samples one pixel whatever the scale; the others stretch as they shrink.
+        let stretch = kernel == .nearest ? 1 : max(scale, 1)
+        let support = kernel.radius * stretch
         // A run spans at most ⌈2·support⌉ + 1 source pixels, fewer once clamped to the source.
         let stride = min(Int((2 * support).rounded(.up)) + 2, sourceCount)
         var starts = [Int](repeating: 0, count: outputCount)
@@ -41,12 +42,13 @@ struct LanczosWeights {
         var run = [Double](repeating: 0, count: stride)
         for i in 0..<outputCount {
             let center = start + (Double(i) + 0.5) * scale
-            let first = Int((center - support).rounded(.down)), last = Int((center + support).rounded(.up))
+            var first = Int((center - support).rounded(.down)), last = Int((center + support).rounded(.up))
+            if kernel == .nearest { (first, last) = (Int(center.rounded(.down)), Int(center.rounded(.down))) }
             let low = min(max(first, 0), sourceCount - 1), high = max(min(last, sourceCount - 1), 0)
             let count = high - low + 1
             for k in 0..<count { run[k] = 0 }
             for j in first...last {
-                run[min(max(j, 0), sourceCount - 1) - low] += Self.lanczos((Double(j) + 0.5 - center) / stretch)
+                run[min(max(j, 0), sourceCount - 1) - low] += kernel == .nearest ? 1 : kernel.weight((Double(j) + 0.5 - center) / stretch)
             }
             var sum = 0.0
             for k in 0..<count { sum += run[k] }

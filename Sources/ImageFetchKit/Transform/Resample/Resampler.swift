@@ -32,15 +32,17 @@ enum Resampler {
     ///
     /// Resizing the whole image to its own size returns it unchanged. `opaque` says every pixel is
     /// (a JPEG, say), which spares a look at every alpha byte; nil looks.
-    static func resize(_ image: RGBAImage, width: Int, height: Int, from region: SourceRegion? = nil, opaque: Bool? = nil) -> RGBAImage {
+    static func resize(
+        _ image: RGBAImage, width: Int, height: Int, from region: SourceRegion? = nil, opaque: Bool? = nil, kernel: ResampleKernel = .lanczos3
+    ) -> RGBAImage {
         precondition(width > 0 && height > 0, "a resize needs an output of at least 1×1")
         precondition(image.width > 0 && image.height > 0, "an empty image cannot be resized")
         let whole = SourceRegion(x: 0, y: 0, width: Double(image.width), height: Double(image.height))
         let region = region ?? whole
         if region == whole, width == image.width, height == image.height { return image }
 
-        let columns = LanczosWeights(sourceCount: image.width, outputCount: width, start: region.x, length: region.width)
-        let rows = LanczosWeights(sourceCount: image.height, outputCount: height, start: region.y, length: region.height)
+        let columns = LanczosWeights(sourceCount: image.width, outputCount: width, start: region.x, length: region.width, kernel: kernel)
+        let rows = LanczosWeights(sourceCount: image.height, outputCount: height, start: region.y, length: region.height, kernel: kernel)
         let premultiply: Int32 = (opaque ?? !image.hasTransparency) ? 0 : 1
         // Only the source rows some output row reads, and their columns some output pixel reads.
         let usedRows = rows.sourceRange, usedColumns = columns.sourceRange

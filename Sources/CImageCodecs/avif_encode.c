@@ -1,0 +1,85 @@
+// The AVIF encoder: libavif with the AV1 encoder it was built with (libaom on Debian), loaded at
+// the first image encoded as AVIF.
+#include "CImageTransform.h"
+#include "codec_group.h"
+
+#include <avif/avif.h>
+#include <stdlib.h>
+#include <unistd.h>
+
+static struct group avif_encoder = {PTHREAD_ONCE_INIT, "", 0};
+static struct {
+    avifEncoder *(*create)(void);
+    void (*destroy)(avifEncoder *);
+    avifResult (*write)(avifEncoder *, const avifImage *, avifRWData *);
+    avifImage *(*image_create)(uint32_t, uint32_t, uint32_t, avifPixelFormat);
+    void (*image_destroy)(avifImage *);
+    void (*rgb_set_defaults)(avifRGBImage *, const avifImage *);
+    avifResult (*rgb_to_yuv)(avifImage *, const avifRGBImage *);
+    void (*rw_data_free)(avifRWData *);
+    const char *(*result_to_string)(avifResult);
+} avif_encoder_api;
+
+static void load_avif_encoder(void) {
+    const struct imgfetch_symbol symbols[] = {
+        {(void **)&avif_encoder_api.create, "avifEncoderCreate"},
+        {(void **)&avif_encoder_api.destroy, "avifEncoderDestroy"},
+        {(void **)&avif_encoder_api.write, "avifEncoderWrite"},
+        {(void **)&avif_encoder_api.image_create, "avifImageCreate"},
+        {(void **)&avif_encoder_api.image_destroy, "avifImageDestroy"},
+        {(void **)&avif_encoder_api.rgb_set_defaults, "avifRGBImageSetDefaults"},
+        {(void **)&avif_encoder_api.rgb_to_yuv, "avifImageRGBToYUV"},
+        {(void **)&avif_encoder_api.rw_data_free, "avifRWDataFree"},
+        {(void **)&avif_encoder_api.result_to_string, "avifResultToString"},
+    };
+    LOAD(avif_encoder, "libavif.so.15", "libavif15", symbols);
+    avif_encoder.loaded = 1;
+}
+LOADER(avif_encoder, avif_encoder)
+
+int imgfetch_avif_encode(const uint8_t *rgba, uint32_t width, uint32_t height, int quality, int effort, int has_alpha,
+                         struct imgfetch_encoded *out, char *message, size_t message_size) {
+    avifImage *image = avif_encoder_api.image_create(width, height, 8, AVIF_PIXEL_FORMAT_YUV420);
+    avifEncoder *encoder = avif_encoder_api.create();
+    avifResult result = image != NULL && encoder != NULL ? AVIF_RESULT_OK : AVIF_RESULT_OUT_OF_MEMORY;
+    if (result == AVIF_RESULT_OK) {
+        avifRGBImage rgb;
+        avif_encoder_api.rgb_set_defaults(&rgb, image);
+        rgb.format = AVIF_RGB_FORMAT_RGBA;
+        rgb.depth = 8;
+        rgb.ignoreAlpha = has_alpha ? AVIF_FALSE : AVIF_TRUE;
+        rgb.pixels = (uint8_t *)rgba;
+        rgb.rowBytes = width * 4;
+        result = avif_encoder_api.rgb_to_yuv(image, &rgb);
+    }
+    avifRWData encoded = AVIF_DATA_EMPTY;
+    if (result == AVIF_RESULT_OK) {
+        // Quality 1–100 onto AV1's quantizer 63–0, as sharp maps it; effort 0–9 onto speed 9–0.
+        int quantizer = (100 - quality) * 63 / 100;
+        encoder->minQuantizer = encoder->maxQuantizer = quantizer;
+        encoder->minQuantizerAlpha = encoder->maxQuantizerAlpha = has_alpha ? quantizer : AVIF_QUANTIZER_LOSSLESS;
+        encoder->speed = 9 - effort;
+        long cores = sysconf(_SC_NPROCESSORS_ONLN);
+        encoder->maxThreads = cores > 1 ? (int)cores : 1;
+        result = avif_encoder_api.write(encoder, image, &encoded);
+    }
+    int status = IMGFETCH_ENCODE_FAILED;
+    if (result == AVIF_RESULT_OK) {
+        // Copied into memory imgfetch_encoded_free releases with free(): libavif frees its own.
+        out->bytes = malloc(encoded.size);
+        if (out->bytes != NULL) {
+            memcpy(out->bytes, encoded.data, encoded.size);
+            out->size = encoded.size;
+            out->free_bytes = free;
+            status = IMGFETCH_ENCODED;
+        } else {
+            imgfetch_copy_message(message, message_size, NULL, "there is not enough memory for the AVIF");
+        }
+    } else {
+        imgfetch_copy_message(message, message_size, avif_encoder_api.result_to_string(result), "libavif cannot encode the image");
+    }
+    avif_encoder_api.rw_data_free(&encoded);
+    if (encoder != NULL) avif_encoder_api.destroy(encoder);
+    if (image != NULL) avif_encoder_api.image_destroy(image);
+    return status;
+}
