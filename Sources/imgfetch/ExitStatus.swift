@@ -16,6 +16,7 @@ enum ExitStatus: Int32, CaseIterable, Sendable {
     case cacheMiss = 6
     case blockedAsFailed = 7
     case fileError = 8
+    case refusedByRobots = 9
     /// SIGINT (Ctrl-C): 128 + the signal's number, as a shell reports a process the signal killed.
     case interrupted = 130
     /// Standard output closed before the run finished: 128 + SIGPIPE, the status a shell shows for
@@ -46,6 +47,7 @@ extension ExitStatus {
         case .blocked: self = .blockedAsFailed
         case .file: self = .fileError
         case .usage: self = .usage
+        case .refused: self = .refusedByRobots
         }
     }
 
@@ -67,6 +69,7 @@ extension ExitStatus {
         case .cacheMiss: "Not cached (--cache-only, cache show)."
         case .blockedAsFailed: "The URL is on the failed-URL list; --retry-failed fetches it."
         case .fileError: "A local file or the cache could not be read or written, or a codec library could not be loaded."
+        case .refusedByRobots: "Refused by the site's robots.txt or the image's X-Robots-Tag (--respect-robots); not cached."
         case .interrupted: "Interrupted (SIGINT): the run stopped early; its summary counts what finished."
         case .outputClosed: "Standard output was closed (a pipe's reader went away) before the run finished."
         case .terminated: "Terminated (SIGTERM or SIGHUP): the run stopped early, as for SIGINT."

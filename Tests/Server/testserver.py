@@ -39,6 +39,7 @@ is chosen per request by query parameters, so a test states its fault in the URL
   close_delimited=1 answer as HTTP/1.0 servers do: no Content-Length, the body ends when the server
                     closes the connection; the head and the first body bytes leave in one write
   set_cookie=C      send Set-Cookie: C (e.g. "id=7; Path=/")
+  x_robots_tag=V    send X-Robots-Tag: V
   nul_in=WHERE      a NUL byte in a header field's name, its value, or the reason phrase
                     (WHERE = name | value | reason)
 
@@ -274,6 +275,8 @@ class Handler(http.server.BaseHTTPRequestHandler):
             headers["Cache-Control"] = query["cache_control"]
         if "set_cookie" in query:
             headers["Set-Cookie"] = query["set_cookie"]
+        if "x_robots_tag" in query:
+            headers["X-Robots-Tag"] = query["x_robots_tag"]
         return headers
 
     def send_body(self, body, content_type, query, send_body, mtime):

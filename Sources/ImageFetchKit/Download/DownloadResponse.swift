@@ -15,6 +15,8 @@ public struct DownloadResponse: Sendable {
     /// `Last-Modified` exactly as sent, to be sent back as `If-Modified-Since`.
     public var lastModified: String?
     public var cacheControl: String?
+    /// Every `X-Robots-Tag` field of the reply, in order.
+    public var robotsTags: [String] = []
 
     /// True when the server answered a conditional request with 304: the cached copy is current.
     public var isNotModified: Bool { statusCode == 304 }

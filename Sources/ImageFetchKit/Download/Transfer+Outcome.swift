@@ -23,7 +23,7 @@ extension Transfer {
         imgfetch_easy_getinfo_string(easy, CURLINFO_EFFECTIVE_URL, &effective)
         var contentType: UnsafeMutablePointer<CChar>?
         imgfetch_easy_getinfo_string(easy, CURLINFO_CONTENT_TYPE, &contentType)
-        let response = DownloadResponse(
+        var response = DownloadResponse(
             url: request.url,
             effectiveURL: effective.flatMap { URL(string: String(cString: $0)) } ?? request.url,
             statusCode: status,
@@ -33,6 +33,7 @@ extension Transfer {
             lastModified: header(named: "Last-Modified", of: easy),
             cacheControl: header(named: "Cache-Control", of: easy)
         )
+        response.robotsTags = headers(named: "X-Robots-Tag", of: easy)
         return (.success(response), nil)
     }
 

@@ -183,6 +183,22 @@ struct TransferKey: Hashable {
     }
 }
 
+/// Every value of response header `name` in the last response (after redirects), in order.
+func headers(named name: String, of easy: UnsafeMutableRawPointer) -> [String] {
+    var values: [String] = []
+    var index = 0
+    var amount = 1
+    while index < amount {
+        var found: UnsafeMutablePointer<curl_header>?
+        guard imgfetch_curl_easy_header(easy, name, index, UInt32(CURLH_HEADER), -1, &found) == CURLHE_OK,
+              let header = found?.pointee, let value = header.value else { break }
+        values.append(String(cString: value))
+        amount = header.amount
+        index += 1
+    }
+    return values
+}
+
 /// The value of response header `name` in the last response (after redirects), if present.
 func header(named name: String, of easy: UnsafeMutableRawPointer) -> String? {
     var found: UnsafeMutablePointer<curl_header>?

@@ -8,6 +8,7 @@ extension ImageLoader {
         progress: (@Sendable (LoadProgress) -> Void)?
     ) async throws(LoaderError) -> LoadedImage {
         if let cache, !options.noDiskCache { cache.publisher.prepare() }
+        if options.respectRobots { try await checkRobots(url, options: options) }
         let request = downloadRequest(url, stale: stale, options: options)
         var reportProgress: (@Sendable (DownloadProgress) -> Void)?
         if let progress {
@@ -32,6 +33,7 @@ extension ImageLoader {
             return LoadedImage(entry: stale, cacheType: .disk)
         }
 
+        if options.respectRobots { try checkRobotsTag(of: response, url: url, options: options) }
         let info: ImageInfo
         do {
             let limits = DecodeLimits(maxPixels: options.maxPixels)

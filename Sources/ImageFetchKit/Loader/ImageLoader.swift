@@ -24,6 +24,7 @@ public final class ImageLoader: Sendable {
     private let openedDiskCache = Mutex<DiskCacheState?>(nil)
     private let openedDataLoader = Mutex<(any DataLoading)?>(nil)
     private let openedRemoteTier = Mutex<RemoteCacheTier?>(nil)
+    private let openedRobotsFiles = Mutex<RobotsFiles?>(nil)
     /// What `CacheLocation.checkSafety` said of the cache directory, checked once before the first
     /// stamped hit (one `stat`): 0 not yet, 1 safe, 2 missing. An atomic, not a `Mutex`: the first
     /// lock a thread takes costs a `gettid` system call, and this is on every hit's path. An
@@ -131,39 +132,29 @@ public final class ImageLoader: Sendable {
     }
 
     /// The loads running now, one per key; created at the first fetch.
-    var inFlight: InFlightLoads {
-        openedInFlight.withLock { opened in
-            if let opened { return opened }
-            let loads = InFlightLoads()
-            opened = loads
-            return loads
-        }
-    }
+    var inFlight: InFlightLoads { openedInFlight.opened(orMade: InFlightLoads.init) }
+
+    /// The robots.txt rules asked so far (`LoadOptions.respectRobots`); created on first use.
+    var robotsFiles: RobotsFiles { openedRobotsFiles.opened(orMade: RobotsFiles.init) }
 
     /// The data loader, created on first use.
     var dataLoader: any DataLoading {
         if let loader = configuration.dataLoader { return loader }
-        return openedDataLoader.withLock { opened in
-            if let opened { return opened }
-            let downloader = Downloader(configuration: DownloaderConfiguration(
+        return openedDataLoader.opened {
+            Downloader(configuration: DownloaderConfiguration(
                 maxConcurrentDownloads: configuration.maxConcurrentTransfers, order: configuration.transferOrder,
                 politeness: configuration.politeness, cookieFile: configuration.cookieFile))
-            opened = downloader
-            return downloader
         }
     }
 
     /// The remote cache tier, set up at its first use; nil when none is configured.
     var remoteTier: RemoteCacheTier? {
         guard let remote = configuration.remoteCache else { return nil }
-        return openedRemoteTier.withLock { opened in
-            if let opened { return opened }
+        return openedRemoteTier.opened {
             // Callers run up to twice as many loads as transfers (prefetch does); a slot the tier's
             // downloader never uses costs nothing, one too few makes a load wait behind another.
-            let tier = RemoteCacheTier(
+            RemoteCacheTier(
                 configuration: remote, loads: 4 * configuration.maxConcurrentTransfers, transfers: configuration.maxConcurrentTransfers)
-            opened = tier
-            return tier
         }
     }
 

@@ -29,6 +29,9 @@ public struct LoadOptions: Sendable {
     public var userAgent: String?
     /// A `Cookie` header sent with every request, as given (`NAME=VALUE; NAME2=VALUE2`).
     public var cookie: String?
+    /// Honour the site's robots.txt (asked once per run) and the reply's X-Robots-Tag opt-outs
+    /// (`noai`, `noimageai`, `none`, `noindex`): a refused URL fails with `refusedByRobots`.
+    public var respectRobots = false
     /// Extra request headers, in the order given.
     public var headers: [(name: String, value: String)] = []
     /// Basic authentication as `user:password`.

@@ -18,6 +18,8 @@ public enum LoaderError: Error, Sendable, CustomStringConvertible {
         case file
         /// The argument is not a URL imgfetch can fetch.
         case usage
+        /// The site's robots.txt or the reply's X-Robots-Tag refuses crawlers the image.
+        case refused
     }
 
     /// The argument is not an absolute http or https URL.
@@ -34,12 +36,15 @@ public enum LoaderError: Error, Sendable, CustomStringConvertible {
     case cache(URL, DiskCache.Error)
     /// The image loaded, but the transform could not make its variant.
     case transform(URL, TransformError)
+    /// With `respectRobots`: the site's robots.txt refuses the URL (`rule` is its line), or the
+    /// reply's X-Robots-Tag opts the image out (`rule` is the field's value). Nothing is cached.
+    case refusedByRobots(URL, rule: String, byTag: Bool)
 
     public var url: String {
         switch self {
         case .invalidURL(let text): text
         case .notCached(let url), .blocked(let url, _, _), .download(let url, _), .invalidImage(let url, _), .cache(let url, _),
-             .transform(let url, _):
+             .transform(let url, _), .refusedByRobots(let url, _, _):
             url.redactedString
         }
     }
@@ -49,6 +54,7 @@ public enum LoaderError: Error, Sendable, CustomStringConvertible {
         case .invalidURL: .usage
         case .notCached: .notCached
         case .blocked: .blocked
+        case .refusedByRobots: .refused
         // A codec library that cannot be loaded is this machine's problem, like an unreadable cache.
         case .invalidImage(_, .libraryUnavailable): .file
         case .invalidImage: .notAnImage
@@ -73,7 +79,8 @@ public enum LoaderError: Error, Sendable, CustomStringConvertible {
         case .invalidImage(_, .libraryUnavailable): false
         case .invalidImage: true
         // A transform's failure says nothing against the URL, whose original loaded.
-        case .invalidURL, .notCached, .blocked, .cache, .transform: false
+        // A refusal by the site's own rules is asked again on every run, never remembered.
+        case .invalidURL, .notCached, .blocked, .cache, .transform, .refusedByRobots: false
         }
     }
 
@@ -101,6 +108,10 @@ public enum LoaderError: Error, Sendable, CustomStringConvertible {
             return error.description
         case .transform(_, let error):
             return error.description
+        case .refusedByRobots(_, let rule, let byTag):
+            return byTag
+                ? "The reply's X-Robots-Tag opts the image out (\(rule)); nothing was cached."
+                : "The site's robots.txt refuses it (\(rule)); it was not requested."
         }
     }
 

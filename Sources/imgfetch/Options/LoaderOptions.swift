@@ -60,6 +60,9 @@ struct LoaderOptions: ParsableArguments {
     @Option(help: ArgumentHelp("Wait this long between the starts of two requests to one host (seconds), as wget's -w.", valueName: "seconds"))
     var wait: Double?
 
+    @Flag(help: "Honour each site's robots.txt (asked once a run; a refused URL is not requested) and the X-Robots-Tag opt-outs noai, noimageai, none and noindex (nothing cached): exit 9.")
+    var respectRobots = false
+
     @Flag(help: "Skip TLS certificate verification (explicit opt-in; insecure).")
     var insecure = false
 
@@ -156,6 +159,7 @@ struct LoaderOptions: ParsableArguments {
         options.maxTime = maxTime
         options.userAgent = userAgent
         options.cookie = cookie
+        options.respectRobots = respectRobots
         options.verification = verify
         options.keyFilter = keyFilter.filter
         return options
