@@ -47,11 +47,14 @@ fetcher_label() {
   esac
 }
 
-# Images each tool left: imgfetch keeps the original and the variant of each URL; img2dataset
-# writes NNNNN.jpg thumbnails beside its metadata.
+# Images each tool left: imgfetch keeps the original of each URL and its variant, except for an
+# image already within 256×256, whose answer is the original itself (no variant is stored), so the
+# URLs with an entry are counted; img2dataset writes NNNNN.jpg thumbnails beside its metadata.
 images_made() {
   case "$1" in
-    imgfetch_resize) find "$2" -type f -name '*.*' ! -name 'index.sqlite*' ! -name 'keys.lock' ! -name 'CACHEDIR.TAG' | wc -l | awk '{ print int($1 / 2) }' ;;
+    imgfetch_resize)
+      "$IMGFETCH_BIN" cache ls --json --cache-dir "$2" |
+        python3 -c 'import json, sys; print(len({json.loads(line)["url"] for line in sys.stdin if line.strip()}))' ;;
     img2dataset) find "$2/out" -type f -name '*.jpg' | wc -l ;;
     imgfetch) fetched_count "$2" ;;
   esac
