@@ -142,6 +142,8 @@ final class CommandLineDefectTests: EndToEndTestCase {
         XCTAssertEqual(completion(of: "--output-dir"), "__imgfetch_add_completions -d")
         XCTAssertEqual(completion(of: "--output'|'-o"), "__imgfetch_add_completions -f")
         XCTAssertEqual(completion(of: "--verify"), "__imgfetch_add_completions -W 'header'$'\\n''decode'")
+        XCTAssertEqual(completion(of: "--fit"), "__imgfetch_add_completions -W 'inside'$'\\n''cover'$'\\n''fill'$'\\n''contain'$'\\n''outside'")
+        XCTAssertEqual(completion(of: "--format"), "__imgfetch_add_completions -W 'jpeg'$'\\n''png'$'\\n''webp'$'\\n''avif'")
         let help = try imgfetch(["--help"]).stdout
         XCTAssertTrue(help.contains("SHELL COMPLETION:\n  bash  imgfetch --generate-completion-script bash >"), help)
     }

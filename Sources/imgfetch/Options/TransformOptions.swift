@@ -11,12 +11,13 @@ struct TransformOptions: ParsableArguments {
 
     @Option(help: ArgumentHelp(
         "How to fit the --resize box, by sharp's names: inside (keep the aspect ratio, fit within; the default), cover (fill it, cropping the centre), fill (stretch), contain (fit within and pad the box with --background) or outside (cover it without cropping); all but inside need both sides (WxH).",
-        valueName: "mode"))
+        valueName: "mode"), completion: .list(["inside", "cover", "fill", "contain", "outside"]))
     var fit: String?
 
     @Option(help: ArgumentHelp(
         "Where --fit cover crops, by libvips' and sharp's names: centre (the default), north, northeast, east, southeast, south, southwest, west, northwest, or attention or entropy (libvips' interesting rules: the busiest, most saturated, skin-toned part, or the part of most entropy).",
-        valueName: "gravity"))
+        valueName: "gravity"),
+        completion: .list(["centre", "north", "northeast", "east", "southeast", "south", "southwest", "west", "northwest", "attention", "entropy"]))
     var gravity: String?
 
     @Option(help: ArgumentHelp(
@@ -26,7 +27,7 @@ struct TransformOptions: ParsableArguments {
 
     @Option(help: ArgumentHelp(
         "The resampling filter, by sharp's names: lanczos3 (the default), cubic (Catmull-Rom), linear, or nearest (pixel art stays sharp).",
-        valueName: "kernel"))
+        valueName: "kernel"), completion: .list(["lanczos3", "cubic", "linear", "nearest"]))
     var kernel: String?
 
     @Flag(help: "Write WebP losslessly (sharp's lossless; --quality then sets the effort).")
@@ -40,7 +41,7 @@ struct TransformOptions: ParsableArguments {
 
     @Option(help: ArgumentHelp(
         "Write the variant as jpeg, png, webp or avif (libavif, as sharp's avif; default: JPEG, PNG and WebP keep theirs, animations become animated WebP, other formats PNG).",
-        valueName: "format"))
+        valueName: "format"), completion: .list(["jpeg", "png", "webp", "avif"]))
     var format: String?
 
     @Option(help: ArgumentHelp("JPEG, WebP and AVIF quality, 1-100 (default \(TransformSpec.defaultQuality), AVIF \(TransformSpec.defaultAVIFQuality) as sharp's); not with --format png.", valueName: "n"))
