@@ -69,7 +69,7 @@ final class CacheCommandTests: EndToEndTestCase {
         let result = try imgfetch(["cache", "purge", url("/gray.png")])
 
         XCTAssertEqual(result.status, 0, result.stderr)
-        XCTAssertTrue(result.stderr.hasPrefix("purge: removed 1 entries"), result.stderr)
+        XCTAssertTrue(result.stderr.hasPrefix("imgfetch: purge: removed 1 entries"), result.stderr)
         XCTAssertEqual(try cachedEntries().map(\.url), [url("/palette.png")])
         XCTAssertFalse(FileManager.default.fileExists(atPath: path))
     }
@@ -113,7 +113,7 @@ final class CacheCommandTests: EndToEndTestCase {
         let result = try imgfetch(["cache", "trim", "--max-size", "\(total - 1)"])
 
         XCTAssertEqual(result.status, 0, result.stderr)
-        XCTAssertTrue(result.stderr.hasPrefix("trim: removed "), result.stderr)
+        XCTAssertTrue(result.stderr.hasPrefix("imgfetch: trim: removed "), result.stderr)
         let left = try cachedEntries()
         XCTAssertLessThanOrEqual(left.reduce(0) { $0 + Int($1.bytes) }, total - 1)
         XCTAssertEqual(left.count, 2, "one entry frees the one byte asked for")
@@ -132,7 +132,7 @@ final class CacheCommandTests: EndToEndTestCase {
         XCTAssertEqual(report.status, 1)
         XCTAssertEqual(lines(report.stdout).count, 1)
         XCTAssertTrue(report.stdout.hasPrefix(victim.path + "\t" + url("/baseline.jpg") + "\t"), report.stdout)
-        XCTAssertTrue(report.stderr.hasPrefix("verify: 2 checked, 1 damaged"), report.stderr)
+        XCTAssertTrue(report.stderr.hasPrefix("imgfetch: verify: 2 checked, 1 damaged"), report.stderr)
         XCTAssertEqual(fixed.status, 0, fixed.stderr)
         XCTAssertEqual(clean.status, 0, clean.stderr)
         XCTAssertEqual(clean.stdout, "")
@@ -151,7 +151,7 @@ final class CacheCommandTests: EndToEndTestCase {
         let fixed = try imgfetch(["cache", "verify", "--fix"])
 
         XCTAssertEqual(report.status, 0, "a temporary file may be a live write: it is not damage")
-        XCTAssertTrue(report.stderr.hasPrefix("verify: 1 checked, 0 damaged, 0 unindexed files, 2 temporary files\n"), report.stderr)
+        XCTAssertTrue(report.stderr.hasPrefix("imgfetch: verify: 1 checked, 0 damaged, 0 unindexed files, 2 temporary files\n"), report.stderr)
         XCTAssertTrue(fixed.stderr.contains(", 2 temporary files (1 older than an hour removed)"), fixed.stderr)
         XCTAssertFalse(FileManager.default.fileExists(atPath: stale))
         XCTAssertTrue(FileManager.default.fileExists(atPath: live), "a young temporary file may be another process's write")
@@ -174,7 +174,7 @@ final class CacheCommandTests: EndToEndTestCase {
         let removed = try imgfetch(["cache", "trim", "--max-age", "0s"])
 
         XCTAssertEqual([kept.status, removed.status], [0, 0])
-        XCTAssertTrue(removed.stderr.hasPrefix("trim: removed 1 entries"), removed.stderr)
+        XCTAssertTrue(removed.stderr.hasPrefix("imgfetch: trim: removed 1 entries"), removed.stderr)
         XCTAssertEqual(try cachedEntries().count, 0)
     }
 
@@ -200,7 +200,7 @@ final class CacheCommandTests: EndToEndTestCase {
 
         XCTAssertEqual(shown.status, 0, shown.stderr)
         XCTAssertEqual(try jsonObjects(shown.stdout).first?["url"] as? String, url("/gray.png", ["sig": "1"]))
-        XCTAssertTrue(purged.stderr.hasPrefix("purge: removed 1 entries"), purged.stderr)
+        XCTAssertTrue(purged.stderr.hasPrefix("imgfetch: purge: removed 1 entries"), purged.stderr)
         XCTAssertEqual(try cachedEntries().count, 0)
     }
 }

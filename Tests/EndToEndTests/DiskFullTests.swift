@@ -40,7 +40,7 @@ final class DiskFullTests: EndToEndTestCase {
         let batch = try imgfetch(["prefetch", "-j", "1", list.path])
 
         XCTAssertEqual(batch.status, 1, "one failed, the others were stored: \(batch.stderr)")
-        let errors = lines(batch.stderr).filter { $0.hasPrefix("imgfetch: ") }
+        let errors = lines(batch.stderr).filter { $0.hasPrefix("imgfetch: ") && !$0.hasPrefix("imgfetch: prefetch: ") }
         XCTAssertEqual(errors.count, 1, batch.stderr)
         XCTAssertTrue(errors[0].contains(": the disk is full (No space left on device); free some space"), errors[0])
         XCTAssertTrue(batch.stderr.contains("prefetch: 2 fetched, 0 already cached, 1 failed"), batch.stderr)
@@ -50,7 +50,7 @@ final class DiskFullTests: EndToEndTestCase {
         for entry in entries { XCTAssertTrue(FileManager.default.fileExists(atPath: entry.path), "a row without its file: \(entry.path)") }
         let verify = try imgfetch(["cache", "verify"])
         XCTAssertEqual(verify.status, 0, verify.stderr)
-        XCTAssertEqual(verify.stderr, "verify: 2 checked, 0 damaged, 0 unindexed files, 0 temporary files\n")
+        XCTAssertEqual(verify.stderr, "imgfetch: verify: 2 checked, 0 damaged, 0 unindexed files, 0 temporary files\n")
 
         // The one that failed fails alone with the file-error status, and works once there is room.
         let failed = try XCTUnwrap([url("/big1.png"), url("/big2.png")].first { !entries.map(\.url).contains($0) })

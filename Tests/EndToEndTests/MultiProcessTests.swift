@@ -23,7 +23,7 @@ final class MultiProcessTests: EndToEndTestCase {
         }
         let verify = try imgfetch(["cache", "verify"])
         XCTAssertEqual(verify.status, 0, verify.stdout + verify.stderr)
-        XCTAssertTrue(verify.stderr.hasPrefix("verify: 12 checked, 0 damaged, 0 unindexed files"), verify.stderr)
+        XCTAssertTrue(verify.stderr.hasPrefix("imgfetch: verify: 12 checked, 0 damaged, 0 unindexed files"), verify.stderr)
         XCTAssertEqual(try cachedEntries().count, 12)
     }
 

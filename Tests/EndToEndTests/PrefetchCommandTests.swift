@@ -20,7 +20,7 @@ final class PrefetchCommandTests: EndToEndTestCase {
         XCTAssertEqual(result.stdout, "")
         let stderr = lines(result.stderr)
         XCTAssertEqual(stderr.first, "imgfetch: \(url("/missing.jpg")): The server answered HTTP 404.")
-        XCTAssertTrue(stderr.last?.hasPrefix("prefetch: 2 fetched, 1 already cached, 1 failed; ") ?? false, result.stderr)
+        XCTAssertTrue(stderr.last?.hasPrefix("imgfetch: prefetch: 2 fetched, 1 already cached, 1 failed; ") ?? false, result.stderr)
         XCTAssertEqual(Set(try cachedEntries().map(\.url)), [url("/gray.png"), url("/palette.png"), url("/static.gif")])
         XCTAssertEqual(try requests("/gray.png"), 1)
     }
@@ -32,9 +32,9 @@ final class PrefetchCommandTests: EndToEndTestCase {
         let warm = try imgfetch(["prefetch", "-j", "4", list])
 
         XCTAssertEqual(cold.status, 0, cold.stderr)
-        XCTAssertTrue(cold.stderr.hasPrefix("prefetch: 20 fetched, 0 already cached, 0 failed; "), cold.stderr)
+        XCTAssertTrue(cold.stderr.hasPrefix("imgfetch: prefetch: 20 fetched, 0 already cached, 0 failed; "), cold.stderr)
         XCTAssertEqual(warm.status, 0, warm.stderr)
-        XCTAssertTrue(warm.stderr.hasPrefix("prefetch: 0 fetched, 20 already cached, 0 failed; "), warm.stderr)
+        XCTAssertTrue(warm.stderr.hasPrefix("imgfetch: prefetch: 0 fetched, 20 already cached, 0 failed; "), warm.stderr)
         XCTAssertEqual(try requests("/baseline.jpg"), 20)
     }
 
@@ -77,7 +77,7 @@ final class PrefetchCommandTests: EndToEndTestCase {
         let result = try imgfetch(["prefetch", "-"], stdin: Data("\(url("/gray.png"))\n\(url("/alpha.png"))\n".utf8))
 
         XCTAssertEqual(result.status, 0, result.stderr)
-        XCTAssertTrue(result.stderr.hasPrefix("prefetch: 2 fetched"), result.stderr)
+        XCTAssertTrue(result.stderr.hasPrefix("imgfetch: prefetch: 2 fetched"), result.stderr)
     }
 
     func testStandardInputIsNeverReadWithoutDash() throws {
@@ -125,7 +125,7 @@ final class PrefetchCommandTests: EndToEndTestCase {
 
         let result = try imgfetch(["prefetch", "-v", "-j", "1", list])
 
-        let notes = lines(result.stderr).filter { !$0.hasPrefix("prefetch:") }
+        let notes = lines(result.stderr).filter { !$0.hasPrefix("imgfetch: prefetch:") }
         XCTAssertEqual(notes.count, 2, result.stderr)
         XCTAssertTrue(notes[0].hasPrefix("imgfetch: disk "), notes[0])
         XCTAssertTrue(notes[1].hasPrefix("imgfetch: network "), notes[1])
@@ -143,7 +143,7 @@ final class PrefetchCommandTests: EndToEndTestCase {
         XCTAssertEqual(result.stdout.trimmingCharacters(in: .whitespacesAndNewlines), "141")
         let stderr = try String(contentsOf: directory.path("err"), encoding: .utf8)
         let summary = try XCTUnwrap(lines(stderr).last)
-        XCTAssertTrue(summary.hasPrefix("prefetch: 0 fetched, 0 already cached, "), summary)
+        XCTAssertTrue(summary.hasPrefix("imgfetch: prefetch: 0 fetched, 0 already cached, "), summary)
         XCTAssertFalse(summary.contains(" 3000 failed"), "the run stops once stdout is closed: \(summary)")
     }
 
@@ -168,7 +168,7 @@ final class PrefetchCommandTests: EndToEndTestCase {
         let result = try imgfetch(["prefetch", "--json", "-j", "1", list])
 
         XCTAssertEqual(result.status, 1, "some lines failed")
-        let errors = lines(result.stderr).filter { !$0.hasPrefix("prefetch:") }
+        let errors = lines(result.stderr).filter { !$0.hasPrefix("imgfetch: prefetch:") }
         XCTAssertEqual(errors.count, 2, result.stderr)
         XCTAssertTrue(errors[0].hasPrefix("imgfetch: \(list):2: \(url("/alpha.png"))/\u{FFFD}: The line holds a control character"), errors[0])
         XCTAssertTrue(errors[1].hasPrefix("imgfetch: \(list):3: http://127.0.0.1/zzz"), errors[1])
@@ -191,7 +191,7 @@ final class PrefetchCommandTests: EndToEndTestCase {
         let result = try imgfetch(["prefetch", list])
 
         XCTAssertEqual(result.status, 1, "half failed")
-        let errors = lines(result.stderr).filter { !$0.hasPrefix("prefetch:") }
+        let errors = lines(result.stderr).filter { !$0.hasPrefix("imgfetch: prefetch:") }
         XCTAssertEqual(errors.count, 50_000)
         XCTAssertEqual(errors.first, "imgfetch: \(list):2: not-a-url-0: Not an absolute http or https URL; skipped.")
         XCTAssertEqual(errors.last, "imgfetch: \(list):100000: not-a-url-49999: Not an absolute http or https URL; skipped.")
@@ -203,7 +203,7 @@ final class PrefetchCommandTests: EndToEndTestCase {
 
         let result = try imgfetch(["prefetch", list])
 
-        XCTAssertTrue(result.stderr.hasPrefix("prefetch: 2 fetched"), result.stderr)
+        XCTAssertTrue(result.stderr.hasPrefix("imgfetch: prefetch: 2 fetched"), result.stderr)
     }
 
     func testBlankAndCommentOnlyListSucceedsWithZeroCounts() throws {
@@ -212,7 +212,7 @@ final class PrefetchCommandTests: EndToEndTestCase {
         let result = try imgfetch(["prefetch", list])
 
         XCTAssertEqual(result.status, 0)
-        XCTAssertTrue(result.stderr.hasPrefix("prefetch: 0 fetched, 0 already cached, 0 failed"), result.stderr)
+        XCTAssertTrue(result.stderr.hasPrefix("imgfetch: prefetch: 0 fetched, 0 already cached, 0 failed"), result.stderr)
     }
 }
 

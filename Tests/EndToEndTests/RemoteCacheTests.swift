@@ -42,9 +42,9 @@ final class RemoteCacheTests: RemoteCacheTestCase {
         for index in 0..<3 {
             let result = try worker("w\(index)", ["prefetch", "--shard", "\(index)/3", list])
             XCTAssertEqual(result.status, 0, result.stderr)
-            let line = try XCTUnwrap(lines(result.stderr).first { $0.hasPrefix("shard \(index)/3 took ") }, result.stderr)
+            let line = try XCTUnwrap(lines(result.stderr).first { $0.hasPrefix("imgfetch: shard \(index)/3 took ") }, result.stderr)
             XCTAssertTrue(line.hasSuffix(" of the list's 40 URLs"), line)
-            counts.append(Int(line.split(separator: " ")[3]) ?? -1)
+            counts.append(Int(line.split(separator: " ")[4]) ?? -1)
         }
         XCTAssertEqual(counts.reduce(0, +), 40, "\(counts)")
         XCTAssertTrue(counts.allSatisfy { $0 > 0 }, "\(counts)")

@@ -67,8 +67,8 @@ final class SignalTests: EndToEndTestCase {
         let summary = try XCTUnwrap(lines(result.stderr).last)
         // The quick ones may or may not have been stored when the signal came; whatever the
         // summary counts is cached, and nothing failed.
-        let fetched = try XCTUnwrap(Int(summary.dropFirst("prefetch: ".count).prefix { $0.isNumber }), summary)
-        XCTAssertTrue(summary.hasPrefix("prefetch: \(fetched) fetched, 0 already cached, 0 failed; "), summary)
+        let fetched = try XCTUnwrap(Int(summary.dropFirst("imgfetch: prefetch: ".count).prefix { $0.isNumber }), summary)
+        XCTAssertTrue(summary.hasPrefix("imgfetch: prefetch: \(fetched) fetched, 0 already cached, 0 failed; "), summary)
         XCTAssertTrue(summary.hasSuffix("(stopped by a signal)"), summary)
         XCTAssertFalse(result.stderr.contains("was cancelled"), "cancelled transfers are not reported as failures: \(result.stderr)")
         XCTAssertTrue(result.stderr.contains("imgfetch: stopping: "), result.stderr)

@@ -229,7 +229,7 @@ final class TransformCommandTests: EndToEndTestCase {
         _ = try getJSON(["--resize", "50", u])
         let purge = try imgfetch(["cache", "purge", u])
         XCTAssertEqual(purge.status, 0, purge.stderr)
-        XCTAssertTrue(purge.stderr.hasPrefix("purge: removed 2 entries"), purge.stderr)
+        XCTAssertTrue(purge.stderr.hasPrefix("imgfetch: purge: removed 2 entries"), purge.stderr)
         XCTAssertEqual(try cachedEntries().count, 0)
     }
 
@@ -329,7 +329,7 @@ final class TransformCommandTests: EndToEndTestCase {
         XCTAssertEqual(try cachedEntries().count, 2 * names.count)
         let verify = try imgfetch(["cache", "verify"])
         XCTAssertEqual(verify.status, 0, verify.stderr)
-        XCTAssertTrue(verify.stderr.hasPrefix("verify: \(2 * names.count) checked, 0 damaged"), verify.stderr)
+        XCTAssertTrue(verify.stderr.hasPrefix("imgfetch: verify: \(2 * names.count) checked, 0 damaged"), verify.stderr)
     }
 
     func testProcessesWantingOneVariantMakeItOnce() throws {

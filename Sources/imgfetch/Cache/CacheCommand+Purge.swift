@@ -81,7 +81,7 @@ extension CacheCommand {
                 throw CacheCommand.fail(error)
             }
             if !outputOptions.quiet {
-                var text = "purge: removed \(removed.entries) entries (\(ByteText.format(removed.bytes)))"
+                var text = "imgfetch: purge: removed \(removed.entries) entries (\(ByteText.format(removed.bytes)))"
                 if failed || failures > 0 { text += " and \(failures) failed URLs" }
                 Terminal.writeError(text + "\n")
             }

@@ -38,7 +38,7 @@ extension CacheCommand {
             let removed: DiskCache.Removal
             do { removed = try cache.trim() } catch { throw CacheCommand.fail(error) }
             if !outputOptions.quiet {
-                Terminal.writeError("trim: removed \(removed.entries) entries (\(ByteText.format(removed.bytes)))\n")
+                Terminal.writeError("imgfetch: trim: removed \(removed.entries) entries (\(ByteText.format(removed.bytes)))\n")
             }
         }
     }

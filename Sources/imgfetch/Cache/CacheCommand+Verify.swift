@@ -54,7 +54,7 @@ extension CacheCommand {
             }
             out.flush()
             if !outputOptions.quiet {
-                var text = "verify: \(report.checked) checked, \(report.damaged.count) damaged"
+                var text = "imgfetch: verify: \(report.checked) checked, \(report.damaged.count) damaged"
                 text += fix ? " (removed)" : ""
                 text += ", \(report.unindexedFiles) unindexed files" + (fix ? " (removed)" : "")
                 text += ", \(report.temporaryFiles) temporary files"

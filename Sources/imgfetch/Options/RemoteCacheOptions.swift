@@ -74,7 +74,7 @@ extension RemoteCacheReport {
     /// then what the health rules did, when they did anything:
     /// `; 3 retried; reads paused 1 time (…), 40 loads skipped it; read-only (…)`.
     func text(tier: String) -> String {
-        var text = "remote cache \(tier): \(hits) hits, \(misses) misses, \(damaged) damaged; \(uploaded) uploaded, \(uploadFailures) not uploaded"
+        var text = "imgfetch: remote cache \(tier): \(hits) hits, \(misses) misses, \(damaged) damaged; \(uploaded) uploaded, \(uploadFailures) not uploaded"
         if health.retries > 0 { text += "; \(health.retries) retried" }
         if health.readPauses > 0 {
             text += "; reads paused \(Self.times(health.readPauses)) (\(health.readPauseReason ?? "")), \(health.readsSkippedWhilePaused) loads skipped it"

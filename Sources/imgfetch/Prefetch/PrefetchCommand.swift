@@ -94,12 +94,12 @@ struct PrefetchCommand: AsyncParsableCommand {
 }
 
 extension PrefetchSummary {
-    /// `prefetch: 950 fetched, 40 already cached, 10 failed; 123.4 MiB fetched in 3.21 s`, with
+    /// `imgfetch: prefetch: 950 fetched, 40 already cached, 10 failed; 123.4 MiB fetched in 3.21 s`, with
     /// `N from the remote cache` after the fetched count when there were any, and
     /// `; 950 variants made (2.1 MiB)` when a transform made some: fetched counts bytes received
     /// from the network, never what was written.
     var text: String {
-        "prefetch: \(fetched) fetched, " + (fromRemote > 0 ? "\(fromRemote) from the remote cache, " : "")
+        "imgfetch: prefetch: \(fetched) fetched, " + (fromRemote > 0 ? "\(fromRemote) from the remote cache, " : "")
             + "\(alreadyCached) already cached, \(failed) failed; "
             + "\(ByteText.format(fetchedBytes)) fetched in \(DecimalText.fixed(elapsed, digits: 2)) s"
             + (variantsMade > 0 ? "; \(variantsMade) variants made (\(ByteText.format(variantBytes)))" : "")

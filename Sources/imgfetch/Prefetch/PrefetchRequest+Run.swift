@@ -157,7 +157,7 @@ extension PrefetchRequest {
         let failed = summary.failed + unwritten.load(ordering: .relaxed)
         var status = failures.status(failed: failed, total: summary.total)
         if status != .success, let budget = maxFailures, budget.allows(failed: failed, total: summary.total) {
-            if !settings.quiet { Terminal.writeError("prefetch: \(summary.failed) failed, within --max-failures \(budget): exit 0\n") }
+            if !settings.quiet { Terminal.writeError("imgfetch: prefetch: \(summary.failed) failed, within --max-failures \(budget): exit 0\n") }
             status = .success
         }
         // A closed stdout ended the run early: whatever failed or not, it did not finish.

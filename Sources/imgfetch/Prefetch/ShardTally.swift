@@ -29,6 +29,6 @@ final class ShardTally: Sendable {
 
     /// `shard 1/4 took 250 of the list's 1000 URLs`
     var text: String {
-        "shard \(shard) took \(taken.load(ordering: .relaxed)) of the list's \(listed) URLs"
+        "imgfetch: shard \(shard) took \(taken.load(ordering: .relaxed)) of the list's \(listed) URLs"
     }
 }
