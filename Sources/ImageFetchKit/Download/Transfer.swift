@@ -186,23 +186,21 @@ struct TransferKey: Hashable {
 /// Every value of response header `name` in the last response (after redirects), in order.
 func headers(named name: String, of easy: UnsafeMutableRawPointer) -> [String] {
     var values: [String] = []
-    var index = 0
-    var amount = 1
-    while index < amount {
-        var found: UnsafeMutablePointer<curl_header>?
-        guard imgfetch_curl_easy_header(easy, name, index, UInt32(CURLH_HEADER), -1, &found) == CURLHE_OK,
-              let header = found?.pointee, let value = header.value else { break }
+    while let field = headerField(named: name, index: values.count, of: easy), let value = field.value {
         values.append(String(cString: value))
-        amount = header.amount
-        index += 1
+        if values.count >= field.amount { break }
     }
     return values
 }
 
 /// The value of response header `name` in the last response (after redirects), if present.
 func header(named name: String, of easy: UnsafeMutableRawPointer) -> String? {
+    headerField(named: name, index: 0, of: easy)?.value.map { String(cString: $0) }
+}
+
+/// The `index`th field named `name` in the last response; its `amount` says how many there are.
+private func headerField(named name: String, index: Int, of easy: UnsafeMutableRawPointer) -> curl_header? {
     var found: UnsafeMutablePointer<curl_header>?
-    guard imgfetch_curl_easy_header(easy, name, 0, UInt32(CURLH_HEADER), -1, &found) == CURLHE_OK,
-          let value = found?.pointee.value else { return nil }
-    return String(cString: value)
+    guard imgfetch_curl_easy_header(easy, name, index, UInt32(CURLH_HEADER), -1, &found) == CURLHE_OK else { return nil }
+    return found?.pointee
 }
