@@ -17,6 +17,24 @@ final class RemoteTierHealth: Sendable {
         var speed: RemoteSpeedRule
         var readOnlyReason: String?
         var counts = RemoteCacheReport.Health()
+
+        /// Counts a failure against `direction`'s breaker; the `paused` event (counted, with its
+        /// reason) when that opened it.
+        mutating func recordFailure(
+            _ direction: RemoteTierEvent.Direction, _ failure: RemoteFailure, at now: ContinuousClock.Instant, opensAtOnce: Bool
+        ) -> RemoteTierEvent? {
+            switch direction {
+            case .reads:
+                guard reads.recordFailure(at: now, opensAtOnce: opensAtOnce) == .opened else { return nil }
+                counts.readPauses += 1
+                counts.readPauseReason = failure.reason
+            case .writes:
+                guard writes.recordFailure(at: now, opensAtOnce: opensAtOnce) == .opened else { return nil }
+                counts.writePauses += 1
+                counts.writePauseReason = failure.reason
+            }
+            return .paused(direction, reason: failure.reason)
+        }
     }
 
     /// How one read may go.
@@ -79,16 +97,10 @@ final class RemoteTierHealth: Sendable {
             case .unreachable, .refused: true
             case .transient, .other: false
             }
-            if state.reads.recordFailure(at: now, opensAtOnce: atOnce) == .opened {
-                state.counts.readPauses += 1
-                state.counts.readPauseReason = failure.reason
-                events.append(.paused(.reads, reason: failure.reason))
-            }
+            if let event = state.recordFailure(.reads, failure, at: now, opensAtOnce: atOnce) { events.append(event) }
             // An unreachable tier cannot take writes either: no need to learn that again.
-            if failure.kind == .unreachable, state.writes.recordFailure(at: now, opensAtOnce: true) == .opened {
-                state.counts.writePauses += 1
-                state.counts.writePauseReason = failure.reason
-                events.append(.paused(.writes, reason: failure.reason))
+            if failure.kind == .unreachable, let event = state.recordFailure(.writes, failure, at: now, opensAtOnce: true) {
+                events.append(event)
             }
             return events
         }
@@ -126,15 +138,11 @@ final class RemoteTierHealth: Sendable {
                 return [.readOnly(reason: failure.reason)]
             }
             var events: [RemoteTierEvent] = []
-            if state.writes.recordFailure(at: now, opensAtOnce: failure.kind == .unreachable) == .opened {
-                state.counts.writePauses += 1
-                state.counts.writePauseReason = failure.reason
-                events.append(.paused(.writes, reason: failure.reason))
+            if let event = state.recordFailure(.writes, failure, at: now, opensAtOnce: failure.kind == .unreachable) {
+                events.append(event)
             }
-            if failure.kind == .unreachable, state.reads.recordFailure(at: now, opensAtOnce: true) == .opened {
-                state.counts.readPauses += 1
-                state.counts.readPauseReason = failure.reason
-                events.append(.paused(.reads, reason: failure.reason))
+            if failure.kind == .unreachable, let event = state.recordFailure(.reads, failure, at: now, opensAtOnce: true) {
+                events.append(event)
             }
             return events
         }
