@@ -2,8 +2,9 @@
 /// is too long at column 0, which breaks a table's second column (and the man page, which
 /// `scripts/man` builds from the same rows).
 enum HelpText {
-    /// The width every help line fits, as on a terminal of 80 columns.
-    static let width = 80
+    /// The width every help line fits on a terminal of 80 columns: argument-parser wraps a line
+    /// of all 80 again (it keeps the last column free), so 79.
+    static let width = 79
 
     /// `rows` as `  NAME  text` lines, the texts in one column, each wrapped at `width` with its
     /// continuation lines indented to that column.

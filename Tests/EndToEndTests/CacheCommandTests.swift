@@ -151,7 +151,7 @@ final class CacheCommandTests: EndToEndTestCase {
         let fixed = try imgfetch(["cache", "verify", "--fix"])
 
         XCTAssertEqual(report.status, 0, "a temporary file may be a live write: it is not damage")
-        XCTAssertTrue(report.stderr.hasPrefix("imgfetch: verify: 1 checked, 0 damaged, 0 unindexed files, 2 temporary files\n"), report.stderr)
+        XCTAssertTrue(report.stderr.hasPrefix("imgfetch: verify: 1 checked, 0 damaged, 0 unindexed files, 2 temporary files, 0 partial files\n"), report.stderr)
         XCTAssertTrue(fixed.stderr.contains(", 2 temporary files (1 older than an hour removed)"), fixed.stderr)
         XCTAssertFalse(FileManager.default.fileExists(atPath: stale))
         XCTAssertTrue(FileManager.default.fileExists(atPath: live), "a young temporary file may be another process's write")

@@ -15,7 +15,8 @@ is chosen per request by query parameters, so a test states its fault in the URL
   delay_ms=N        wait N ms before the status line (time to first byte)
   drip=MS           send the body in `chunk`-byte pieces (default 1024), MS ms apart
   chunk=N           piece size for drip=
-  stall_after=N     send the headers and N body bytes, then hang until the client goes away
+  stall_after=N     send the headers and N body bytes, then hang until the client goes away (a
+                    body of N bytes or fewer is sent whole)
   reset_after=N     send the headers and N body bytes, then reset the connection (TCP RST)
   length_delta=D    declare Content-Length as the real length + D (D < 0: more bytes follow than
                     declared; D > 0: the body ends early); the connection is closed afterwards
@@ -42,12 +43,20 @@ is chosen per request by query parameters, so a test states its fault in the URL
   x_robots_tag=V    send X-Robots-Tag: V
   nul_in=WHERE      a NUL byte in a header field's name, its value, or the reason phrase
                     (WHERE = name | value | reason)
+  ranges=1          send Accept-Ranges: bytes and answer `Range: bytes=N-` with 206 (416 past the
+                    end) when If-Range is absent or matches the ETag / Last-Modified, else 200
+  range_shift=N     a 206's Content-Range starts N bytes after the position asked for (a lie)
+  cut_at=N          the first cut_times (default 1) answers to this exact URL declare their whole
+                    length, send N body bytes and close the connection (a transfer cut short)
+  cut_times=N       how many answers cut_at= cuts
+  stall_after=N also counts the request as held (`/_wait?held=`) once its N bytes have left the
+  server's socket, so a test can act on a client that holds them
 
 Control endpoints (not counted in any statistic):
   GET  /_stats      JSON: requests per path, connections opened, most requests in flight at once
                     (in all and per Host header), responses the client abandoned per path, the
                     order requests arrived in, and per request its arrival time (seconds, monotonic),
-                    Host, User-Agent and Cookie headers
+                    Host, User-Agent, Cookie, Range and If-Range headers
   POST /_reset      clear the statistics, the fail_times counters and the holds
   POST /_release    release held requests (name=NAME for one hold)
   GET  /_wait?path=P&requests=N | &aborted=N | &held=N [&timeout_ms=T]
@@ -56,6 +65,7 @@ Control endpoints (not counted in any statistic):
                     path=* counts over all paths
 """
 import email.utils
+import fcntl
 import gzip
 import hashlib
 import http.server
@@ -65,6 +75,7 @@ import os
 import socket
 import socketserver
 import ssl
+import termios
 import struct
 import sys
 import threading
@@ -152,7 +163,8 @@ class Handler(http.server.BaseHTTPRequestHandler):
             STATE.log.append(self.path)
             host = self.headers.get("Host", "")
             STATE.arrivals.append({"target": self.path, "time": time.monotonic(), "host": host,
-                                   "agent": self.headers.get("User-Agent"), "cookie": self.headers.get("Cookie")})
+                                   "agent": self.headers.get("User-Agent"), "cookie": self.headers.get("Cookie"),
+                                   "range": self.headers.get("Range"), "if_range": self.headers.get("If-Range")})
             STATE.active += 1
             STATE.max_active = max(STATE.max_active, STATE.active)
             STATE.active_by_host[host] = STATE.active_by_host.get(host, 0) + 1
@@ -294,11 +306,44 @@ class Handler(http.server.BaseHTTPRequestHandler):
                 parsed = email.utils.parsedate_to_datetime(since)
                 if parsed is not None and parsed.timestamp() >= stamp:
                     return self.reply(304, b"", headers, send_body)
+        if query.get("ranges") == "1":
+            headers["Accept-Ranges"] = "bytes"
+            start = self.range_start(headers)
+            if start is not None and start >= len(body):
+                headers["Content-Range"] = "bytes */%d" % len(body)
+                return self.reply(416, b"", headers, send_body)
+            if start is not None:
+                shown = start + int(query.get("range_shift", "0"))
+                headers["Content-Range"] = "bytes %d-%d/%d" % (shown, len(body) - 1, len(body))
+                headers["Content-Type"] = content_type
+                return self.reply(206, body[start:], headers, send_body, query)
         if query.get("gzip") == "1" and "gzip" in self.headers.get("Accept-Encoding", ""):
             body = gzip.compress(body)
             headers["Content-Encoding"] = "gzip"
         headers["Content-Type"] = content_type
         self.reply(200, body, headers, send_body, query)
+
+    def range_start(self, headers):
+        """The N of `Range: bytes=N-` when the range applies (If-Range absent or matching), else None."""
+        wanted = self.headers.get("Range", "")
+        if not wanted.startswith("bytes=") or not wanted.endswith("-") or not wanted[6:-1].isdigit():
+            return None
+        condition = self.headers.get("If-Range")
+        if condition is not None and condition not in (headers.get("ETag"), headers.get("Last-Modified")):
+            return None
+        return int(wanted[6:-1])
+
+    def cuts(self, query):
+        """Whether this answer is one that cut_at= cuts (counted per exact URL)."""
+        if "cut_at" not in query:
+            return False
+        with STATE.cond:
+            key = "cut " + self.path
+            served = STATE.failures.get(key, 0)
+            if served >= int(query.get("cut_times", "1")):
+                return False
+            STATE.failures[key] = served + 1
+            return True
 
     def redirect(self, location):
         self.reply(302, b"redirecting\n", {"Location": location, "Content-Type": "text/plain"}, True)
@@ -337,10 +382,25 @@ class Handler(http.server.BaseHTTPRequestHandler):
         self.end_headers()
         if not send_body or status == 304:
             return self.wfile.flush()
-        if "stall_after" in query:
+        if status in (200, 206) and self.cuts(query):
+            self.write(body[: int(query["cut_at"])], chunked)
+            self.wfile.flush()
+            self.close_connection = True
+            return
+        if "stall_after" in query and int(query["stall_after"]) < len(body):
             self.write(body[: int(query["stall_after"])], chunked)
             self.wfile.flush()
-            return self.stall()
+            self.wait_until_sent()
+            path = urllib.parse.urlsplit(self.path).path
+            with STATE.cond:
+                STATE.held[path] = STATE.held.get(path, 0) + 1
+                STATE.cond.notify_all()
+            try:
+                return self.stall()
+            finally:
+                with STATE.cond:
+                    STATE.held[path] -= 1
+                    STATE.cond.notify_all()
         if "reset_after" in query:
             self.write(body[: int(query["reset_after"])], chunked)
             self.wfile.flush()
@@ -401,6 +461,15 @@ class Handler(http.server.BaseHTTPRequestHandler):
                     raise ConnectionResetError("client went away during a stall")
             except socket.timeout:
                 continue
+
+    def wait_until_sent(self):
+        # Until the kernel has no unacknowledged bytes left (SIOCOUTQ): they are the client's then.
+        deadline = time.monotonic() + 5
+        while time.monotonic() < deadline:
+            queued = fcntl.ioctl(self.connection.fileno(), termios.TIOCOUTQ, b"\0\0\0\0")
+            if struct.unpack("i", queued)[0] == 0:
+                return
+            time.sleep(0.005)
 
     def reset_connection(self):
         self.close_connection = True

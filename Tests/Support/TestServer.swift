@@ -132,6 +132,14 @@ public final class TestServer: Sendable {
         public var host: String
         public var agent: String?
         public var cookie: String?
+        /// The request's `Range` and `If-Range` headers.
+        public var range: String?
+        public var ifRange: String?
+
+        enum CodingKeys: String, CodingKey {
+            case target, time, host, agent, cookie, range
+            case ifRange = "if_range"
+        }
     }
 
     public func stats() throws -> Stats {

@@ -33,13 +33,14 @@ extension DiskCache {
         try removeRows("removing \(key)", where: "key = ?", [.text(key.rawValue)]).entries > 0
     }
 
-    /// Removes every entry and every entry file (orphans too). Failed URLs are kept.
+    /// Removes every entry and every entry file (orphans and partial files too). Failed URLs are kept.
     @discardableResult
     public func removeAll() throws(Error) -> Removal {
         let removal = try withRemovalPageCache { () throws(Error) -> Removal in
             try removeRows("removing all entries", where: "1", [])
         }
         try removeUnindexedFiles()
+        sweepPartialFiles(olderThan: 0)
         return removal
     }
 
@@ -65,7 +66,7 @@ extension DiskCache {
 
     /// Enforces the limits now: removes expired entries, then, if still over `maxSize`, the least
     /// recently used until at most `maxSize` bytes are left; also deletes leftover temporary files
-    /// and files that no entry references. Unlike the eviction a store sets off (down to
+    /// partial files older than a day, and files that no entry references. Unlike the eviction a store sets off (down to
     /// `maxSize * trimRatio`, so that stores do not evict every time), an explicit trim keeps
     /// what the user asked for: as much as fits in `maxSize`.
     @discardableResult
@@ -75,6 +76,7 @@ extension DiskCache {
             removal = removal + (try evict(toBytes: maxSize))
         }
         sweepTemporaryFiles()
+        sweepPartialFiles(olderThan: Self.partialFileMaxAge)
         try removeUnindexedFiles()
         return removal
     }
@@ -175,7 +177,7 @@ extension DiskCache {
     private func forEachBatchOfEntryFiles(shard: String?, _ body: ([String]) throws(Error) -> Void) throws(Error) {
         var batch: [String] = []
         try forEachFileInShards(shard) { (file) throws(Error) in
-            guard !file.hasSuffix(Self.temporaryFileSuffix) else { return }
+            guard !file.hasSuffix(Self.temporaryFileSuffix), !file.hasSuffix(Self.partialFileSuffix) else { return }
             batch.append(file)
             if batch.count == Self.removalBatch {
                 try body(batch)

@@ -21,11 +21,15 @@ extension DiskCache {
         /// Temporary files deleted (only when fixing): those older than
         /// `temporaryFileMaxAge`, which no live writer can still be writing.
         public var temporaryFilesRemoved = 0
+        /// Partial files: the starts of interrupted bodies kept to be continued (`Resume`).
+        public var partialFiles = 0
+        /// Partial files deleted (only when fixing): those older than `partialFileMaxAge`.
+        public var partialFilesRemoved = 0
     }
 
     /// Checks every entry: its file exists, has the recorded size, and its bytes pass `validator`
     /// (the loader passes the decoder registry's validation, so the cache does not depend on
-    /// decoding). With `fix`, damaged entries, unindexed files and stale temporary files are
+    /// decoding). With `fix`, damaged entries, unindexed files, partial files older than a day and stale temporary files are
     /// removed; a temporary file younger than `temporaryFileMaxAge` is counted but kept, as it may
     /// be another process's write in progress (its name's process ID cannot tell: the writer may
     /// run in another PID namespace, on another host sharing the directory). `validator` is called on the calling thread, outside any lock, once per entry.
@@ -47,6 +51,7 @@ extension DiskCache {
         forEachFileInShards { file in
             if file.hasSuffix(Self.temporaryFileSuffix) { result.temporaryFiles += 1 }
         }
+        (result.partialFiles, result.partialFilesRemoved) = sweepPartialFiles(olderThan: fix ? Self.partialFileMaxAge : nil)
         if fix {
             try removeUnindexedFiles()
             result.temporaryFilesRemoved = sweepTemporaryFiles()

@@ -6,11 +6,14 @@ public struct DownloadError: Error, Sendable, Equatable, CustomStringConvertible
     public var kind: Kind
     /// libcurl's message for the failure when it gave one, e.g. "SSL certificate problem: …".
     public var detail: String?
+    /// What an interrupted body left that a later request can continue (see `Resume`).
+    public var partial: Resume.PartialBody?
 
-    public init(url: URL, kind: Kind, detail: String? = nil) {
+    public init(url: URL, kind: Kind, detail: String? = nil, partial: Resume.PartialBody? = nil) {
         self.url = url
         self.kind = kind
         self.detail = detail
+        self.partial = partial
     }
 
     public enum Kind: Sendable, Equatable {
@@ -42,6 +45,9 @@ public struct DownloadError: Error, Sendable, Equatable, CustomStringConvertible
         case cancelled
         /// Any other transport failure, with libcurl's code.
         case transport(code: Int)
+        /// The server would not continue a partial body where asked (416, or a `Content-Range`
+        /// starting elsewhere): the requester starts over.
+        case resumeRefused
     }
 
     /// True for failures of the network or the moment (DNS, connect, TLS, timeout, a lost or short
@@ -50,7 +56,7 @@ public struct DownloadError: Error, Sendable, Equatable, CustomStringConvertible
     /// refused redirects).
     public var isTransient: Bool {
         switch kind {
-        case .dns, .connect, .tls, .timeout, .connectionLost, .truncated, .cancelled, .transport:
+        case .dns, .connect, .tls, .timeout, .connectionLost, .truncated, .cancelled, .transport, .resumeRefused:
             return true
         case .http(let status):
             return status == 408 || status == 429 || (500...599).contains(status)
@@ -59,10 +65,12 @@ public struct DownloadError: Error, Sendable, Equatable, CustomStringConvertible
         }
     }
 
-    /// True for what curl's `--retry` retries: connect failures, timeouts, HTTP 408/429/500/502/503/504.
+    /// True for what curl's `--retry` retries: connect failures, timeouts, HTTP 408/429/500/502/503/504;
+    /// and a body cut short that left bytes to continue from, since its retry costs only the rest.
     public var isRetryable: Bool {
         switch kind {
         case .connect, .timeout: return true
+        case .connectionLost, .truncated: return partial != nil
         case .http(let status): return [408, 429, 500, 502, 503, 504].contains(status)
         default: return false
         }
@@ -86,6 +94,7 @@ public struct DownloadError: Error, Sendable, Equatable, CustomStringConvertible
         case .badContentEncoding: sentence = "Downloading \(url) failed: the compressed body could not be decoded."
         case .cancelled: sentence = "Downloading \(url) was cancelled."
         case .transport(let code): sentence = "Downloading \(url) failed (libcurl error \(code))."
+        case .resumeRefused: sentence = "Downloading \(url) failed: the server would not continue the partial body."
         }
         guard let detail, !detail.isEmpty else { return sentence }
         return "\(sentence) (\(detail))"

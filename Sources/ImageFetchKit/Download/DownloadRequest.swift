@@ -15,6 +15,8 @@ public struct DownloadRequest: Hashable, Sendable {
     public var options: Options
     /// GET, or PUT with a body (a remote cache tier's upload).
     public var method: Method
+    /// Continue a body already partly held instead of asking for all of it (a GET only).
+    public var resume: Resume.Point?
 
     public init(
         url: URL,
@@ -22,7 +24,8 @@ public struct DownloadRequest: Hashable, Sendable {
         validators: Validators = Validators(),
         priority: DownloadPriority = .normal,
         options: Options = Options(),
-        method: Method = .get
+        method: Method = .get,
+        resume: Resume.Point? = nil
     ) {
         self.url = url
         self.headers = headers
@@ -30,6 +33,7 @@ public struct DownloadRequest: Hashable, Sendable {
         self.priority = priority
         self.options = options
         self.method = method
+        self.resume = resume
     }
 
     /// The HTTP method and, for a PUT, the bytes sent.

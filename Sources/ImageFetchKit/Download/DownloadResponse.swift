@@ -8,8 +8,11 @@ public struct DownloadResponse: Sendable {
     public var effectiveURL: URL
     /// The final HTTP status: 2xx, or 304 when `isNotModified`.
     public var statusCode: Int
-    /// The whole body after content decoding (gzip); empty for a 304.
+    /// The whole body after content decoding (gzip); empty for a 304. When `resumedFrom` is
+    /// above 0, the body from that byte on: the bytes before it are the requester's.
     public var body: Data
+    /// The request's `resume` offset when the server continued the body (206), else 0.
+    public var resumedFrom: Int64 = 0
     public var contentType: String?
     public var etag: String?
     /// `Last-Modified` exactly as sent, to be sent back as `If-Modified-Since`.

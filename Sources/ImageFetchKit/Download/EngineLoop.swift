@@ -81,7 +81,9 @@ final class EngineLoop {
     private func cancel(requesterID id: UInt64) {
         guard let transfer = transfersByRequester.removeValue(forKey: id),
               let requester = transfer.remove(requesterID: id) else { return }
-        requester.complete(.failure(DownloadError(url: requester.request.url, kind: .cancelled)))
+        // The last requester leaving takes what the body has so far, to continue it another time.
+        let partial = transfer.requesters.isEmpty ? transfer.partialBody() : nil
+        requester.complete(.failure(DownloadError(url: requester.request.url, kind: .cancelled, partial: partial)))
         guard transfer.requesters.isEmpty else { return }
         // The last requester left: stop the transfer wherever it is.
         transfers.removeValue(forKey: transfer.key)

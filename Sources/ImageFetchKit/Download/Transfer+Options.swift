@@ -48,6 +48,7 @@ extension Transfer {
         set(imgfetch_easy_setopt_long(easy, CURLOPT_MAXREDIRS, max(0, options.maxRedirects)))
 
         set(imgfetch_easy_setopt_slist(easy, CURLOPT_HTTPHEADER, headerList))
+        if let continuing { set(imgfetch_easy_setopt_string(easy, CURLOPT_RANGE, "\(continuing.offset)-")) }
         set(imgfetch_easy_setopt_string(easy, CURLOPT_ACCEPT_ENCODING, ""))  // every encoding libcurl decodes
         set(imgfetch_easy_setopt_long(easy, CURLOPT_HTTP_VERSION, Int(CURL_HTTP_VERSION_2TLS)))
         if request.url.scheme?.lowercased() == "https" {

@@ -13,9 +13,14 @@ extension Transfer {
         let wait: Duration? = retryAfter > 0 ? .seconds(retryAfter) : nil
 
         guard code == CURLE_OK else {
-            return (.failure(error(for: code)), wait)
+            var failure = error(for: code)
+            failure.partial = partialBody()
+            return (.failure(failure), wait)
         }
         let conditional = !request.validators.isEmpty
+        if continuing != nil, status == 416 {
+            return (.failure(DownloadError(url: request.url, kind: .resumeRefused, detail: "HTTP 416")), nil)
+        }
         guard (200...299).contains(status) || (status == 304 && conditional) else {
             return (.failure(DownloadError(url: request.url, kind: .http(status: status))), wait)
         }
@@ -28,6 +33,7 @@ extension Transfer {
             effectiveURL: effective.flatMap { URL(string: String(cString: $0)) } ?? request.url,
             statusCode: status,
             body: status == 304 ? Data() : body,
+            resumedFrom: bodyOffset,
             contentType: contentType.map { String(cString: $0) },
             etag: header(named: "ETag", of: easy),
             lastModified: header(named: "Last-Modified", of: easy),
@@ -41,6 +47,8 @@ extension Transfer {
         let options = request.options
         let kind: DownloadError.Kind
         switch code {
+        case CURLE_WRITE_ERROR where rangeMismatch:
+            kind = .resumeRefused
         case CURLE_WRITE_ERROR where exceededLimit, CURLE_FILESIZE_EXCEEDED:
             kind = .tooLarge(limit: options.maxBytes ?? 0)
         case CURLE_COULDNT_RESOLVE_HOST, CURLE_COULDNT_RESOLVE_PROXY:

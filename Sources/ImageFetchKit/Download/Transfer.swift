@@ -24,6 +24,16 @@ final class Transfer {
     private var sawFirstByte = false
     private var keepsBody = true
     private(set) var headerList: UnsafeMutablePointer<curl_slist>?
+    /// The `If-Range` value `headerList` was built with.
+    private var headerListIfRange: String?
+    /// Where `body` starts in the whole body: 0, or the point this attempt asked to continue from.
+    private(set) var bodyOffset: Int64 = 0
+    /// The point this attempt asked to continue from, if any (`Range` + `If-Range`).
+    private(set) var continuing: Resume.Point?
+    /// The validator this attempt's reply can be continued with (see `Resume.validator`).
+    private(set) var continuableWith: String?
+    /// The reply's `Content-Range` started elsewhere than asked; the write callback stopped it.
+    private(set) var rangeMismatch = false
     /// The downloader's cookie store (a libcurl share), when it has one; owned by the engine.
     var cookies: UnsafeMutableRawPointer?
     /// The host and port the engine schedules this transfer under (see `Politeness`).
@@ -65,7 +75,10 @@ final class Transfer {
         return nil
     }
 
-    var progress: DownloadProgress { DownloadProgress(received: received, expected: expected) }
+    /// Bytes of the body held (those continued from included) and expected.
+    var progress: DownloadProgress {
+        DownloadProgress(received: keepsBody ? bodyOffset + Int64(body.count) : received, expected: expected)
+    }
 
     func add(_ requester: Requester) {
         requesters.append(requester)
@@ -90,8 +103,18 @@ final class Transfer {
     /// Sets up `easy` (fresh or reset) for the next attempt. Returns the first option libcurl
     /// refused, if any.
     func begin(on easy: UnsafeMutableRawPointer) -> CURLcode {
+        // A retry continues what the last attempt left; a first attempt what the request names.
+        if attempt > 0, let held = partialBody() {
+            continuing = Resume.Point(offset: held.end, validator: held.validator)
+        } else {
+            body = Data()
+            bodyOffset = request.resume?.offset ?? 0
+            continuing = request.resume
+        }
         attempt += 1
-        body = Data()
+        // The bytes held stay continuable until a reply replaces them (a 200) or refuses them.
+        continuableWith = continuing?.validator
+        rangeMismatch = false
         received = 0
         expected = nil
         exceededLimit = false
@@ -100,7 +123,11 @@ final class Transfer {
         keepsBody = true
         errorBuffer[0] = 0
         state = .running(easy: easy)
-        if headerList == nil { headerList = makeHeaderList() }
+        if headerList == nil || headerListIfRange != continuing?.validator {
+            imgfetch_curl_slist_free_all(headerList)
+            headerListIfRange = continuing?.validator
+            headerList = makeHeaderList()
+        }
         return configure(easy)
     }
 
@@ -121,16 +148,15 @@ final class Transfer {
             return .pause
         }
         if !sawFirstByte { firstByteArrived() }
+        if rangeMismatch { return .stop }
         received += Int64(chunk.count)
-        if let limit = request.options.maxBytes, received > Int64(limit) {
+        if let limit = request.options.maxBytes, bodyOffset + Int64(body.count) + Int64(chunk.count) > Int64(limit) {
             exceededLimit = true
             return .stop
         }
         guard keepsBody else { return .taken }
         body.append(contentsOf: chunk)
-        for requester in requesters {
-            requester.progress?(DownloadProgress(received: received, expected: expected))
-        }
+        for requester in requesters { requester.progress?(progress) }
         return .taken
     }
 
@@ -141,13 +167,42 @@ final class Transfer {
         imgfetch_easy_getinfo_long(easy, CURLINFO_RESPONSE_CODE, &status)
         // Error pages are not kept: only a 2xx body can ever be handed on.
         keepsBody = (200...299).contains(status)
+        let encoding = header(named: "Content-Encoding", of: easy)
+        if keepsBody { takeRangeAnswer(status: status, encoding: encoding, of: easy) }
         var length: curl_off_t = -1
         imgfetch_easy_getinfo_off(easy, CURLINFO_CONTENT_LENGTH_DOWNLOAD_T, &length)
         // A compressed body's declared length says nothing about the decoded bytes we count.
-        if length >= 0, header(named: "Content-Encoding", of: easy) == nil {
-            expected = Int64(length)
-            if keepsBody { body.reserveCapacity(Int(length)) }
+        if length >= 0, encoding == nil {
+            expected = bodyOffset + Int64(body.count) + Int64(length)
+            if keepsBody { body.reserveCapacity(body.count + Int(length)) }
         }
+    }
+
+    /// Takes the reply to a request that asked to continue (or not): a 206 where asked continues
+    /// `body`; a 200 is the whole body again (the image changed, or the server ignores ranges);
+    /// a 206 that starts elsewhere stops the transfer (`rangeMismatch`).
+    private func takeRangeAnswer(status: Int, encoding: String?, of easy: UnsafeMutableRawPointer) {
+        if let continuing, status == 206 {
+            let start = header(named: "Content-Range", of: easy).flatMap(Resume.firstBytePosition(ofContentRange:))
+            guard start == continuing.offset, encoding == nil else {
+                rangeMismatch = true
+                return
+            }
+            // If-Range matched: the validator asked with is the body's.
+            continuableWith = continuing.validator
+        } else {
+            body = Data()
+            bodyOffset = 0
+            continuableWith = Resume.validator(
+                etag: header(named: "ETag", of: easy), lastModified: header(named: "Last-Modified", of: easy),
+                acceptRanges: header(named: "Accept-Ranges", of: easy), contentEncoding: encoding)
+        }
+    }
+
+    /// The bytes held that a later request could continue, if there are enough of them.
+    func partialBody() -> Resume.PartialBody? {
+        guard !rangeMismatch, let continuableWith, bodyOffset + Int64(body.count) >= Int64(Resume.minimumBytes) else { return nil }
+        return Resume.PartialBody(offset: bodyOffset, bytes: body, validator: continuableWith)
     }
 
     private func makeHeaderList() -> UnsafeMutablePointer<curl_slist>? {
@@ -162,6 +217,7 @@ final class Transfer {
         for (name, value) in request.headers.sorted(by: { $0.key < $1.key }) {
             lines.append("\(name): \(value)")
         }
+        if let continuing { lines.append("If-Range: \(continuing.validator)") }
         if let etag = request.validators.etag { lines.append("If-None-Match: \(etag)") }
         if let date = request.validators.lastModified { lines.append("If-Modified-Since: \(date)") }
         var list: UnsafeMutablePointer<curl_slist>?

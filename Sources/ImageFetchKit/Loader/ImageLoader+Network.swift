@@ -16,7 +16,9 @@ extension ImageLoader {
         }
         let response: DownloadResponse
         do throws(DownloadError) {
-            response = try await dataLoader.load(request, progress: reportProgress)
+            // A conditional request may end in a 304 and has no body to continue.
+            let partials = options.resume && !options.noDiskCache && stale == nil ? cache : nil
+            response = try await downloadWhole(request, key: key, partials: partials, progress: reportProgress)
         } catch {
             throw remembering(.download(url, error), of: url, in: cache)
         }

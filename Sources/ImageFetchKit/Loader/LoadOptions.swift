@@ -32,6 +32,9 @@ public struct LoadOptions: Sendable {
     /// Honour the site's robots.txt (asked once per run) and the reply's X-Robots-Tag opt-outs
     /// (`noai`, `noimageai`, `none`, `noindex`): a refused URL fails with `refusedByRobots`.
     public var respectRobots = false
+    /// Continue a body an earlier load left as a partial file, and keep one when a transfer stops
+    /// (see `Resume`); off, every body is asked for whole.
+    public var resume = true
     /// Extra request headers, in the order given.
     public var headers: [(name: String, value: String)] = []
     /// Basic authentication as `user:password`.

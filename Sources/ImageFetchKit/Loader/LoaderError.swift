@@ -136,6 +136,7 @@ extension DownloadError {
         case .badContentEncoding: "The compressed body could not be decoded."
         case .cancelled: "The transfer was cancelled."
         case .transport(let code): "The transfer failed (libcurl error \(code))."
+        case .resumeRefused: "The server would not continue the partial body."
         }
         guard let detail, !detail.isEmpty else { return sentence }
         return "\(sentence.dropLast()): \(detail)."

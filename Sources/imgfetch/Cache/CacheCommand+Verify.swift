@@ -59,6 +59,8 @@ extension CacheCommand {
                 text += ", \(report.unindexedFiles) unindexed files" + (fix ? " (removed)" : "")
                 text += ", \(report.temporaryFiles) temporary files"
                 if fix, report.temporaryFiles > 0 { text += " (\(report.temporaryFilesRemoved) older than an hour removed)" }
+                text += ", \(report.partialFiles) partial files"
+                if fix, report.partialFiles > 0 { text += " (\(report.partialFilesRemoved) older than a day removed)" }
                 Terminal.writeError(text + "\n")
             }
             if !fix, !report.damaged.isEmpty { throw ExitStatus.partialFailure.exitCode }

@@ -85,6 +85,9 @@ struct LoaderOptions: ParsableArguments {
         "Retry transient failures up to this many times, with backoff, honouring Retry-After.", valueName: "count"))
     var retries: Int = 0
 
+    @Flag(help: "Never continue an interrupted body: ask for all of it, and keep no partial file (by default one of 64 KiB or more, with an ETag or Last-Modified, is kept and continued with Range and If-Range).")
+    var noResume = false
+
     @Option(help: ArgumentHelp("How to check an image before caching it: header (sniff, probe, completeness) or decode (also decode every pixel).", valueName: "level"))
     var verify: LoadOptions.Verification = .header
 
@@ -156,6 +159,7 @@ struct LoaderOptions: ParsableArguments {
         options.maxBytes = QuantityText.bytes(maxBytes) ?? options.maxBytes
         options.maxPixels = maxPixels
         options.retries = retries
+        options.resume = !noResume
         options.maxTime = maxTime
         options.userAgent = userAgent
         options.cookie = cookie

@@ -1,0 +1,47 @@
+import FoundationEssentials
+
+extension ImageLoader {
+    /// Downloads `request` whole: continuing the partial file `partials` keeps for `key`, if any,
+    /// and keeping there what an interrupted transfer received, for the next load to continue
+    /// (`Resume`). Runs under the key's lock, like the store that follows. With `partials` nil
+    /// (`--no-resume`, `--no-disk-cache`, a conditional request), a plain download.
+    func downloadWhole(
+        _ request: DownloadRequest, key: CacheKey, partials: DiskCache?,
+        progress: (@Sendable (DownloadProgress) -> Void)?
+    ) async throws(DownloadError) -> DownloadResponse {
+        guard let partials else { return try await dataLoader.load(request, progress: progress) }
+        let kept = partials.partialFile(for: key)
+        var continuing = request
+        continuing.resume = kept.map { Resume.Point(offset: Int64($0.bytes.count), validator: $0.validator) }
+        do throws(DownloadError) {
+            var response = try await dataLoader.load(continuing, progress: progress)
+            if let kept {
+                partials.removePartialFile(for: key)
+                if response.resumedFrom > 0 {
+                    response.body = kept.bytes.prefix(Int(response.resumedFrom)) + response.body
+                    response.resumedFrom = 0
+                }
+            }
+            return response
+        } catch {
+            if error.kind == .resumeRefused, kept != nil {
+                // The server cannot continue those bytes: they go, and the body is asked for whole.
+                partials.removePartialFile(for: key)
+                return try await downloadWhole(request, key: key, partials: partials, progress: progress)
+            }
+            if let partial = error.partial, let whole = Self.joined(kept, partial) {
+                partials.keepPartialFile(whole, validator: partial.validator, for: key)
+            } else if kept != nil, !error.isTransient {
+                partials.removePartialFile(for: key)
+            }
+            throw error
+        }
+    }
+
+    /// The body's start from `kept` and the bytes a transfer received after it, if they meet.
+    private static func joined(_ kept: DiskCache.PartialFile?, _ partial: Resume.PartialBody) -> Data? {
+        if partial.offset == 0 { return partial.bytes }
+        guard let kept, partial.offset <= Int64(kept.bytes.count) else { return nil }
+        return kept.bytes.prefix(Int(partial.offset)) + partial.bytes
+    }
+}
