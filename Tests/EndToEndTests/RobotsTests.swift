@@ -23,6 +23,27 @@ final class RobotsTests: EndToEndTestCase {
         XCTAssertEqual(without.status, 0, "without --respect-robots the URL is fetched: \(without.stderr)")
     }
 
+    /// The robots.txt is kept in the cache's index: a later run asks nothing until it expires,
+    /// and one whose Cache-Control forbids keeping it is asked again by every run.
+    func testTheRobotsFileIsKeptAcrossRunsUnlessItsCacheControlForbids() throws {
+        try serveRobots("User-agent: *\nDisallow: /animated\n")
+        for _ in 0..<2 {
+            XCTAssertEqual(try imgfetch(["get", "--respect-robots", url("animated.gif")]).status, 9)
+        }
+        XCTAssertEqual(try requests("/robots.txt"), 1, "a second run asked for the robots.txt it keeps")
+        XCTAssertEqual(try imgfetch(["get", "--respect-robots", "--cache-dir", directory.path("other").path, url("animated.gif")]).status, 9)
+        XCTAssertEqual(try requests("/robots.txt"), 2, "another cache has its own copy")
+
+        try server.reset()
+        try "Cache-Control: no-store\n".write(to: served.appendingPathComponent("robots.txt.headers"), atomically: true, encoding: .utf8)
+        try serveRobots("User-agent: *\nDisallow: /alpha\n")
+        let fresh = directory.path("fresh").path
+        for _ in 0..<2 {
+            XCTAssertEqual(try imgfetch(["get", "--respect-robots", "--cache-dir", fresh, url("alpha.png")]).status, 9)
+        }
+        XCTAssertEqual(try requests("/robots.txt"), 2, "a no-store robots.txt was kept")
+    }
+
     /// RFC 9309: the group naming the agent replaces `*`; the longest match decides, Allow winning
     /// a tie; `*` and `$` in patterns. One robots.txt request serves the whole run.
     func testTheAgentsGroupTheLongestMatchAndWildcardsDecide() throws {

@@ -18,6 +18,7 @@ extension DiskCache {
 
     /// The start of a body kept for `key`.
     public struct PartialFile: Sendable {
+        /// A slice of the file: its indices start after the head.
         public var bytes: Data
         /// The ETag or Last-Modified the body had; sent as `If-Range`.
         public var validator: String
@@ -30,7 +31,9 @@ extension DiskCache {
     /// The partial file kept for `key`, if there is a whole one for this key.
     public func partialFile(for key: CacheKey) -> PartialFile? {
         let path = partialFilePath(for: key)
-        guard Self.fileSize(path) != nil, let data = FileManager.default.contents(atPath: path) else { return nil }
+        // Mapped, not read: the bytes are copied once, into the joined body.
+        guard Self.fileSize(path) != nil,
+              let data = try? Data(contentsOf: URL(fileURLWithPath: path), options: .mappedIfSafe) else { return nil }
         var lines: [Substring] = []
         var start = data.startIndex
         while lines.count < 3, let newline = data[start...].firstIndex(of: 0x0A) {
@@ -39,7 +42,7 @@ extension DiskCache {
         }
         guard lines.count == 3, lines[0] == Self.partialFileMagic, !lines[1].isEmpty, lines[2] == key.rawValue,
               data.count - start >= Resume.minimumBytes else { return nil }
-        return PartialFile(bytes: Data(data[start...]), validator: String(lines[1]))
+        return PartialFile(bytes: data[start...], validator: String(lines[1]))
     }
 
     /// Keeps `bytes`, the start of the body `validator` names, for the next load of `key` (best

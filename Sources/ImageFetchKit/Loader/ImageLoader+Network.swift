@@ -8,7 +8,7 @@ extension ImageLoader {
         progress: (@Sendable (LoadProgress) -> Void)?
     ) async throws(LoaderError) -> LoadedImage {
         if let cache, !options.noDiskCache { cache.publisher.prepare() }
-        if options.respectRobots { try await checkRobots(url, options: options) }
+        if options.respectRobots { try await checkRobots(url, options: options, cache: cache) }
         let request = downloadRequest(url, stale: stale, options: options)
         var reportProgress: (@Sendable (DownloadProgress) -> Void)?
         if let progress {

@@ -18,7 +18,7 @@ extension ImageLoader {
             if let kept {
                 partials.removePartialFile(for: key)
                 if response.resumedFrom > 0 {
-                    response.body = kept.bytes.prefix(Int(response.resumedFrom)) + response.body
+                    response.body = Self.joined(kept.bytes.prefix(Int(response.resumedFrom)), response.body)
                     response.resumedFrom = 0
                 }
             }
@@ -42,6 +42,14 @@ extension ImageLoader {
     private static func joined(_ kept: DiskCache.PartialFile?, _ partial: Resume.PartialBody) -> Data? {
         if partial.offset == 0 { return partial.bytes }
         guard let kept, partial.offset <= Int64(kept.bytes.count) else { return nil }
-        return kept.bytes.prefix(Int(partial.offset)) + partial.bytes
+        return joined(kept.bytes.prefix(Int(partial.offset)), partial.bytes)
+    }
+
+    /// `start` then `rest` in one buffer allocated once (`+` would grow it as it copies).
+    private static func joined(_ start: Data, _ rest: Data) -> Data {
+        var whole = Data(capacity: start.count + rest.count)
+        whole.append(start)
+        whole.append(rest)
+        return whole
     }
 }

@@ -60,7 +60,7 @@ struct LoaderOptions: ParsableArguments {
     @Option(help: ArgumentHelp("Wait this long between the starts of two requests to one host (seconds), as wget's -w.", valueName: "seconds"))
     var wait: Double?
 
-    @Flag(help: "Honour each site's robots.txt (asked once a run; a refused URL is not requested) and the X-Robots-Tag opt-outs noai, noimageai, none and noindex (nothing cached): exit 9.")
+    @Flag(help: "Honour each site's robots.txt (asked once, kept in the cache up to a day as its Cache-Control allows; a refused URL is not requested) and the X-Robots-Tag opt-outs noai, noimageai, none and noindex (nothing cached): exit 9.")
     var respectRobots = false
 
     @Flag(help: "Skip TLS certificate verification (explicit opt-in; insecure).")

@@ -3,7 +3,8 @@
 # common.sh. The server lives as long as we hold its stdin open: testserver_stop closes it, and so
 # does the mode's exit, Ctrl-C included.
 #
-# After testserver_start ROOT: TESTSERVER_URL is http://127.0.0.1:PORT, serving ROOT.
+# After testserver_start ROOT: TESTSERVER_URL is http://127.0.0.1:PORT, serving ROOT, and
+# TESTSERVER_CONTROL_URL the plain-http port of its control endpoints (/_stats, /_reset).
 
 TESTSERVER_SCRIPT="${TESTSERVER_SCRIPT:-$BENCH_ROOT/Tests/Server/testserver.py}"
 
@@ -18,9 +19,10 @@ testserver_start() {
     log "the test server did not start (it said: ${line:-nothing})"
     return 1
   fi
-  # The first line reads "PORT <n>" (newer servers add " CONTROL <m>", a port we do not need).
+  # The first line reads "PORT <n> CONTROL <m>".
   line="${line#PORT }"
   TESTSERVER_URL="http://127.0.0.1:${line%% *}"
+  TESTSERVER_CONTROL_URL="http://127.0.0.1:${line##* }"
   log "test server serving $1 at $TESTSERVER_URL"
 }
 
