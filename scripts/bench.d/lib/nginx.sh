@@ -11,6 +11,11 @@
 #   NGINX_TLS_URL     https://127.0.0.1:PORT2, the same files over TLS with HTTP/2 (ALPN h2), with a
 #                     certificate for 127.0.0.1 that the bench made and signed itself
 #   BENCH_CACERT      that certificate: every tool is given it (--cacert, --ca-certificate)
+#   /slow/PATH        ROOT/PATH sent at most 1 MB/s per connection (a request that takes a while)
+#
+# With NGINX_HOSTS=N set, the plain-http port also listens on 127.0.0.2 … 127.0.0.(N+1): N more
+# hosts to a client (each address is a host of its own), for the per-host scenarios. The log
+# line then ends with the Host header, the time the request ended (epoch seconds) and its length.
 
 nginx_start() {
   local root="$1" prefix="$BENCH_OUT/nginx" port tls_port user_line=""
@@ -28,6 +33,8 @@ nginx_start() {
   [ "$(id -u)" -ne 0 ] || user_line="user root;"
   NGINX_ACCESS_LOG="$prefix/access.log"
   : > "$NGINX_ACCESS_LOG"
+  local extra_listens="" i
+  for ((i = 2; i <= ${NGINX_HOSTS:-0} + 1; i++)); do extra_listens+="    listen 127.0.0.$i:$port;"$'\n'; done
   cat > "$prefix/nginx.conf" <<EOF
 $user_line
 daemon off;
@@ -36,7 +43,7 @@ pid $prefix/nginx.pid;
 error_log $prefix/error.log warn;
 events { worker_connections 4096; }
 http {
-  log_format uri '\$request_uri \$status \$body_bytes_sent';
+  log_format uri '\$request_uri \$status \$body_bytes_sent \$host \$msec \$request_time';
   access_log $NGINX_ACCESS_LOG uri;
   types { image/jpeg jpg; image/png png; image/webp webp; image/gif gif; }
   default_type application/octet-stream;
@@ -51,12 +58,13 @@ http {
   scgi_temp_path $prefix/tmp/scgi;
   server {
     listen 127.0.0.1:$port;
-    listen 127.0.0.1:$tls_port ssl http2;
+$extra_listens    listen 127.0.0.1:$tls_port ssl http2;
     ssl_certificate $BENCH_CACERT;
     ssl_certificate_key $prefix/key.pem;
     ssl_session_cache shared:SSL:1m;
     root $root;
     location /small/ { rewrite ^ /tiny.png break; }
+    location /slow/ { alias $root/; limit_rate 1m; }
     location /many/ { rewrite "^/many/([0-9]+)/" /small-set/\$1.png break; }
     location /dav/ {
       alias $prefix/dav/;
