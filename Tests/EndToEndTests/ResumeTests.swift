@@ -116,6 +116,32 @@ final class ResumeTests: EndToEndTestCase {
         XCTAssertEqual(partialFiles(), [])
     }
 
+    /// Ctrl-C during `get`: the transfer stops, its bytes are kept, the run exits 130 without
+    /// calling the stop a failure, and the next `get` asks only for the rest.
+    func testAnInterruptedGetKeepsItsBytesForTheNextOne() async throws {
+        let target = url(imageName, ["etag": "1", "ranges": "1", "stall_after": "150000"])
+        let process = Process()
+        process.executableURL = Imgfetch.binary
+        process.arguments = ["get", target]
+        process.environment = ["IMGFETCH_CACHE_DIR": cacheDirectory.path, "PATH": "/usr/bin:/bin"]
+        let errors = Pipe()
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = errors
+        try process.run()
+        try await server.waitForHeldRequests(1, to: "/" + imageName)
+        kill(process.processIdentifier, SIGINT)
+        process.waitUntilExit()
+        XCTAssertEqual(process.terminationStatus, 130)
+        let stderr = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        XCTAssertFalse(stderr.contains("cancelled"), stderr)
+        XCTAssertEqual(partialFiles().count, 1, "the interrupted transfer's bytes were not kept")
+
+        let second = try imgfetch(["get", target])
+        XCTAssertEqual(second.status, 0, second.stderr)
+        XCTAssertEqual(try server.stats().arrivals.map(\.range), [nil, "bytes=150000-"])
+        XCTAssertEqual(try cachedBytes(), try image)
+    }
+
     /// SIGTERM during a batch: each running transfer's bytes are kept, and the next run asks only
     /// for the rest.
     func testASIGTERMdPrefetchLeavesPartialFilesTheNextRunContinues() async throws {

@@ -94,6 +94,8 @@ struct Requester: Sendable {
 enum EngineCommand: Sendable {
     case add(Requester, EngineClient)
     case cancel(requesterID: UInt64)
+    /// Cancel every requester of a downloader (`Downloader.stop`).
+    case stop(clientID: UInt64)
     /// The cookies a downloader's cookie store holds, as lines of a Netscape cookie file.
     case cookies(clientID: UInt64, reply: @Sendable ([String]) -> Void)
 }

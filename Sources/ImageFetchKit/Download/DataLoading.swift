@@ -12,6 +12,9 @@ public protocol DataLoading: Sendable {
         _ request: DownloadRequest,
         progress: (@Sendable (DownloadProgress) -> Void)?
     ) async throws(DownloadError) -> DownloadResponse
+
+    /// Cancels every load in flight and every later one (a process told to stop).
+    func stop()
 }
 
 extension DataLoading {

@@ -12,6 +12,8 @@ import Synchronization
 public final class Downloader: DataLoading {
     public let configuration: DownloaderConfiguration
     let client: EngineClient
+    /// Set by `stop`: every later load fails at once as cancelled.
+    private let stopped = Atomic(false)
 
     public convenience init(configuration: DownloaderConfiguration = DownloaderConfiguration()) {
         self.init(configuration: configuration, observer: nil)
@@ -51,6 +53,7 @@ public final class Downloader: DataLoading {
         guard scheme == "http" || scheme == "https" else {
             throw DownloadError(url: request.url, kind: .unsupportedScheme)
         }
+        guard !stopped.load(ordering: .acquiring) else { throw DownloadError(url: request.url, kind: .cancelled) }
         let engine: CurlEngine
         switch CurlEngine.shared {
         case .success(let loaded): engine = loaded
@@ -70,5 +73,14 @@ public final class Downloader: DataLoading {
             engine.send(.cancel(requesterID: id))
         }
         return try result.get()
+    }
+
+    /// Cancels every transfer of this downloader and every load asked of it from now on: for a
+    /// process told to stop. Each cancelled transfer still hands its requesters what it received
+    /// (`DownloadError.partial`), so the bytes can be kept.
+    public func stop() {
+        stopped.store(true, ordering: .releasing)
+        guard case .success(let engine) = CurlEngine.shared else { return }
+        engine.send(.stop(clientID: client.id))
     }
 }

@@ -48,6 +48,9 @@ final class EngineLoop {
             add(requester, for: client)
         case .cancel(let id):
             cancel(requesterID: id)
+        case .stop(let clientID):
+            let ids = transfersByRequester.filter { $0.value.client.id == clientID }.keys
+            for id in ids { cancel(requesterID: id) }
         case .cookies(let clientID, let reply):
             reply(cookieLines(of: clientID))
         }

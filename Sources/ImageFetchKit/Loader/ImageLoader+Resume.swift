@@ -1,6 +1,12 @@
 import FoundationEssentials
 
 extension ImageLoader {
+    /// Cancels every transfer in flight and every later one, for a process told to stop: the
+    /// loads fail as cancelled, and each keeps what its transfer received as a partial file.
+    public func stopTransfers() {
+        dataLoader.stop()
+    }
+
     /// Downloads `request` whole: continuing the partial file `partials` keeps for `key`, if any,
     /// and keeping there what an interrupted transfer received, for the next load to continue
     /// (`Resume`). Runs under the key's lock, like the store that follows. With `partials` nil

@@ -1,5 +1,7 @@
 import FoundationEssentials
 import ImageFetchKit
+import Glibc
+import Synchronization
 
 extension GetRequest {
     /// Loads every URL in order, printing paths, bytes or JSON; throws the exit code when any failed.
@@ -67,12 +69,25 @@ extension GetRequest {
             pending.removeFirst()
             guard report(result) else { break }
         }
+        // A stop signal ends the transfers (each keeps its bytes as a partial file to continue)
+        // instead of the process: watched only once the network is needed.
+        let stopSignal = Mutex<Int32?>(nil)
         if !pending.isEmpty, !stdout.isClosed {
+            StopSignals.watch { signal, count in
+                guard count == 1 else {
+                    // Asked twice: the user is not waiting for the running stores.
+                    DiskCache.removeWritesInProgress()
+                    Glibc._exit(StopSignals.exitStatus(for: signal).rawValue)
+                }
+                stopSignal.withLock { $0 = signal }
+                loader.stopTransfers()
+            }
             let progress: @Sendable (String, LoadProgress) -> Void = { url, progress in
                 if verbose, let retry = progress.retry { display.message(retry.verboseLine) }
                 display.transfer(url, progress: progress)
             }
             for await result in loader.loadInOrder(Array(pending), options: options, concurrency: 6, progress: progress) {
+                if stopSignal.withLock({ $0 }) != nil, result.error?.isCancellation == true { continue }
                 guard report(result) else { break }
             }
         }
@@ -92,6 +107,7 @@ extension GetRequest {
             failures.append(.fileError)
         }
         var status = stdout.isClosed ? .outputClosed : ExitStatus.combining(failures, total: urls.count)
+        if let signal = stopSignal.withLock({ $0 }) { status = StopSignals.exitStatus(for: signal) }
         if status == .success, !cookiesSaved { status = .fileError }
         if status != .success { throw status.exitCode }
     }
