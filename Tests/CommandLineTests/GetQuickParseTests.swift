@@ -16,6 +16,7 @@ final class GetQuickParseTests: XCTestCase {
         "--json=yes", "-qv", "-oout.jpg", "--Json", "--cache", "-h", "--help", "--version",
         "--resize", "256x256", "--fit", "cover", "--format", "webp", "--quality", "70", "--upscale", "--first-frame",
         "0x0", "--quality=0", "--resize=x90", "--fit=sideways",
+        "--cacert", "/etc/hostname", "--cacert=/nonexistent/ca.pem",
     ]
 
     func testEveryCommandLineItReadsMeansTheSameToArgumentParser() {
@@ -37,6 +38,8 @@ final class GetQuickParseTests: XCTestCase {
         XCTAssertTrue(try XCTUnwrap(GetRequest(quickParsing: ["--json", url])).json)
         XCTAssertTrue(try XCTUnwrap(GetRequest(quickParsing: ["-q", url])).settings.quiet)
         XCTAssertTrue(try XCTUnwrap(GetRequest(quickParsing: [url, "--cache-only"])).settings.load.cacheOnly)
+        XCTAssertEqual(try XCTUnwrap(GetRequest(quickParsing: ["--cacert", "/etc/hostname", url])).settings.load.caCertificatePath, "/etc/hostname")
+        XCTAssertNil(GetRequest(quickParsing: ["--cacert", "/nonexistent/ca.pem", url]), "an unreadable CA file is argument-parser's to refuse")
     }
 
     func testItReadsTheTransformFlagsAndLeavesBadSpecsToArgumentParser() throws {

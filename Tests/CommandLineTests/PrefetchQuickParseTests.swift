@@ -22,6 +22,7 @@ final class PrefetchQuickParseTests: XCTestCase {
             "--", "-v", "--refresh", "--timeout", "--help", "-h", "--version",
             "--shard", "1/4", "--remote-cache", "http://127.0.0.1:1/c", "--remote-cache-mode", "read",
             "--resize", "256x256", "--fit", "cover", "--format", "png", "--quality", "--upscale", "--first-frame", "0x0",
+            "--cacert", "/etc/hostname", "--cacert=/nonexistent/ca.pem",
         ]
     }
 
