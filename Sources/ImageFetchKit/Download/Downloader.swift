@@ -40,7 +40,7 @@ public final class Downloader: DataLoading {
     static func startEngine() {
         guard !engineStarted.exchange(true, ordering: .relaxed) else { return }
         Task.detached {}
-        DetachedThread.start(name: "imgfetch.dlopen") { _ = CurlEngine.shared }
+        EngineStart.begin()
     }
 
     private static let engineStarted = Atomic(false)
@@ -55,7 +55,7 @@ public final class Downloader: DataLoading {
         }
         guard !stopped.load(ordering: .acquiring) else { throw DownloadError(url: request.url, kind: .cancelled) }
         let engine: CurlEngine
-        switch CurlEngine.shared {
+        switch await EngineStart.engine() {
         case .success(let loaded): engine = loaded
         case .failure(let failure):
             throw DownloadError(url: request.url, kind: .transport(code: Int(CURLE_FAILED_INIT.rawValue)), detail: failure.reason)
