@@ -70,7 +70,7 @@ struct IMGFetch: AsyncParsableCommand {
         ("CACHE/index.sqlite-*", "Its write-ahead log and shared memory, kept between runs."),
         ("CACHE/keys.lock", "Per-key locks: processes fetch a URL only once."),
         ("CACHE/x/*.tmp", "Files being written; a killed writer's are counted by cache verify and removed by trim and verify --fix after an hour."),
-        ("CACHE/x/HASH.partial", "The start of a body whose transfer stopped (lost connection, timeout, --max-time, a stop signal to get or prefetch) after 64 KiB or more, with an ETag or Last-Modified and ranges not refused: the next load asks only for the rest (Range, If-Range); a 200, a 416 or another Content-Range starts over. Never served or listed; counted by cache verify, removed by trim and verify --fix after a day; none with --no-resume."),
+        ("CACHE/x/HASH.partial", "The start of a body whose transfer stopped (lost connection, timeout, --max-time, a stop signal to get or prefetch; for a body past 4 MiB, mirrored every 4 MiB, a kill too) after 64 KiB or more, with an ETag or Last-Modified and ranges not refused: the next load asks only for the rest (Range, If-Range); a 200, a 416 or another Content-Range starts over. Never served or listed; counted by cache verify, removed by trim and verify --fix after a day; none with --no-resume."),
         ("CACHE/stamped-uses/", "Empty files, one per 1/256 of the entries whose hits recorded a use in the attribute that the index has yet to copy."),
         ("CACHE/CACHEDIR.TAG", "Tells backup tools the directory is a cache."),
     ]

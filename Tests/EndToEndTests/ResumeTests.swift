@@ -14,6 +14,10 @@ final class ResumeTests: EndToEndTestCase {
         try serveNoisePNGs([imageName], side: 300)
     }
 
+    private func size(of file: String) -> Int? {
+        try? FileManager.default.attributesOfItem(atPath: cacheDirectory.appendingPathComponent(file).path)[.size] as? Int
+    }
+
     private func partialFiles() -> [String] {
         let files = FileManager.default.enumerator(atPath: cacheDirectory.path)?.allObjects as? [String] ?? []
         return files.filter { $0.hasSuffix(".partial") }
@@ -140,6 +144,43 @@ final class ResumeTests: EndToEndTestCase {
         XCTAssertEqual(second.status, 0, second.stderr)
         XCTAssertEqual(try server.stats().arrivals.map(\.range), [nil, "bytes=150000-"])
         XCTAssertEqual(try cachedBytes(), try image)
+    }
+
+    /// A process killed outright keeps what it mirrored of a large body (every 4 MiB), and the
+    /// next run continues from there.
+    func testAKilledProcessLeavesTheBytesOfALargeBodyToContinue() async throws {
+        try serveNoisePNGs(["large.png"], side: 1400)
+        let large = try Data(contentsOf: served.appendingPathComponent("large.png"))
+        let target = url("large.png", ["etag": "1", "ranges": "1", "stall_after": "5000000"])
+        let process = Process()
+        process.executableURL = Imgfetch.binary
+        process.arguments = ["get", target]
+        process.environment = ["IMGFETCH_CACHE_DIR": cacheDirectory.path, "PATH": "/usr/bin:/bin"]
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        try await server.waitForHeldRequests(1, to: "/large.png")
+        // The first 4 MiB mirrored (the file may still be growing: a kill leaves a prefix anyway).
+        let deadline = ContinuousClock.now + .seconds(10)
+        while (partialFiles().first.flatMap { size(of: $0) } ?? 0) < 4 * 1024 * 1024, ContinuousClock.now < deadline {
+            try await Task.sleep(for: .milliseconds(10))
+        }
+        kill(process.processIdentifier, SIGKILL)
+        process.waitUntilExit()
+        let partial = try XCTUnwrap(partialFiles().first, "a killed transfer left no partial file")
+        let contents = try Data(contentsOf: cacheDirectory.appendingPathComponent(partial))
+        // The head is three lines; the rest is the body's start.
+        let headLength = try XCTUnwrap(contents.enumerated().filter { $0.element == 0x0A }.dropFirst(2).first?.offset) + 1
+        let keptBytes = contents.count - headLength
+        XCTAssertGreaterThanOrEqual(keptBytes, 4 * 1024 * 1024 - 4096)
+        XCTAssertEqual(contents.suffix(from: headLength), large.prefix(keptBytes), "the partial file is not the body's start")
+
+        let second = try imgfetch(["get", target])
+        XCTAssertEqual(second.status, 0, second.stderr)
+        XCTAssertEqual(try server.stats().arrivals.last?.range, "bytes=\(keptBytes)-")
+        let entry = try XCTUnwrap(try cachedEntries().first)
+        XCTAssertEqual(try Data(contentsOf: URL(fileURLWithPath: entry.path)), large)
+        XCTAssertEqual(partialFiles(), [])
     }
 
     /// SIGTERM during a batch: each running transfer's bytes are kept, and the next run asks only

@@ -45,11 +45,20 @@ extension DiskCache {
         return PartialFile(bytes: data[start...], validator: String(lines[1]))
     }
 
+    /// Where a transfer for `key` mirrors a large body as it arrives (`Resume.Checkpoint`), in
+    /// this file's format.
+    public func partialFileCheckpoint(for key: CacheKey) -> Resume.Checkpoint {
+        let keyText = key.rawValue
+        return Resume.Checkpoint(path: partialFilePath(for: key)) { validator in
+            Data("\(Self.partialFileMagic)\n\(validator)\n\(keyText)\n".utf8)
+        }
+    }
+
     /// Keeps `bytes`, the start of the body `validator` names, for the next load of `key` (best
     /// effort: a partial file that cannot be written costs only the bytes again).
     public func keepPartialFile(_ bytes: Data, validator: String, for key: CacheKey) {
         guard bytes.count >= Resume.minimumBytes, !validator.contains("\n") else { return }
-        var file = Data("\(Self.partialFileMagic)\n\(validator)\n\(key.rawValue)\n".utf8)
+        var file = partialFileCheckpoint(for: key).head(validator)
         file.append(bytes)
         guard let temporary = try? writeTemporaryFile(file, for: key) else { return }
         if Glibc.rename(temporary, partialFilePath(for: key)) == 0 {

@@ -17,6 +17,8 @@ public struct DownloadRequest: Hashable, Sendable {
     public var method: Method
     /// Continue a body already partly held instead of asking for all of it (a GET only).
     public var resume: Resume.Point?
+    /// Mirror a large body into this file as it arrives (see `Resume.Checkpoint`).
+    public var checkpoint: Resume.Checkpoint?
 
     public init(
         url: URL,

@@ -22,6 +22,28 @@ public enum Resume {
         }
     }
 
+    /// Where a transfer mirrors a large body as it arrives, so that even a process killed outright
+    /// (SIGKILL, a crash) leaves its bytes to continue: the requester's partial file, which holds
+    /// `head(validator)` then the body's bytes from 0 (when the request continues from
+    /// `resume.offset`, the file holds exactly that many already).
+    public struct Checkpoint: Hashable, Sendable {
+        public var path: String
+        /// The partial file's head for a body with this validator.
+        public var head: @Sendable (String) -> Data
+
+        /// Bytes received between two writes of the file: below this, a body is kept only when
+        /// its transfer stops in a way the process sees (`DownloadError.partial`).
+        public static let interval = 4 * 1024 * 1024
+
+        public init(path: String, head: @escaping @Sendable (String) -> Data) {
+            self.path = path
+            self.head = head
+        }
+
+        public static func == (lhs: Self, rhs: Self) -> Bool { lhs.path == rhs.path }
+        public func hash(into hasher: inout Hasher) { hasher.combine(path) }
+    }
+
     /// The bytes an interrupted transfer received, from `offset` of the body on.
     public struct PartialBody: Sendable, Equatable {
         /// Where `bytes` start in the whole body: 0, or the `Resume.Point` the request continued from.

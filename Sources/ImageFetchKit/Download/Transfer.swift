@@ -34,6 +34,10 @@ final class Transfer {
     private(set) var continuableWith: String?
     /// The reply's `Content-Range` started elsewhere than asked; the write callback stopped it.
     private(set) var rangeMismatch = false
+    /// The partial file the body is mirrored into (`Transfer+Checkpoint`), and how much of
+    /// `body` it holds.
+    var checkpointDescriptor: Int32 = -1
+    var checkpointed = 0
     /// The downloader's cookie store (a libcurl share), when it has one; owned by the engine.
     var cookies: UnsafeMutableRawPointer?
     /// The host and port the engine schedules this transfer under (see `Politeness`).
@@ -61,6 +65,7 @@ final class Transfer {
     }
 
     deinit {
+        closeCheckpoint()
         imgfetch_curl_slist_free_all(headerList)
         errorBuffer.deallocate()
     }
@@ -96,6 +101,7 @@ final class Transfer {
         let waiting = requesters
         requesters = []
         state = .done
+        closeCheckpoint()
         body = Data()  // the response holds the bytes now; don't keep a second reference
         for requester in waiting { requester.complete(result) }
     }
@@ -110,6 +116,7 @@ final class Transfer {
             body = Data()
             bodyOffset = request.resume?.offset ?? 0
             continuing = request.resume
+            closeCheckpoint()
         }
         attempt += 1
         // The bytes held stay continuable until a reply replaces them (a 200) or refuses them.
@@ -156,6 +163,7 @@ final class Transfer {
         }
         guard keepsBody else { return .taken }
         body.append(contentsOf: chunk)
+        checkpointIfDue()
         for requester in requesters { requester.progress?(progress) }
         return .taken
     }
@@ -193,6 +201,7 @@ final class Transfer {
         } else {
             body = Data()
             bodyOffset = 0
+            closeCheckpoint()
             continuableWith = Resume.validator(
                 etag: header(named: "ETag", of: easy), lastModified: header(named: "Last-Modified", of: easy),
                 acceptRanges: header(named: "Accept-Ranges", of: easy), contentEncoding: encoding)

@@ -19,10 +19,12 @@ extension ImageLoader {
         let kept = partials.partialFile(for: key)
         var continuing = request
         continuing.resume = kept.map { Resume.Point(offset: Int64($0.bytes.count), validator: $0.validator) }
+        continuing.checkpoint = partials.partialFileCheckpoint(for: key)
         do throws(DownloadError) {
             var response = try await dataLoader.load(continuing, progress: progress)
+            // A body past the checkpoint interval was mirrored into the partial file too.
+            if kept != nil || response.body.count >= Resume.Checkpoint.interval { partials.removePartialFile(for: key) }
             if let kept {
-                partials.removePartialFile(for: key)
                 if response.resumedFrom > 0 {
                     response.body = Self.joined(kept.bytes.prefix(Int(response.resumedFrom)), response.body)
                     response.resumedFrom = 0
