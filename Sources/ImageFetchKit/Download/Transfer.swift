@@ -157,7 +157,9 @@ final class Transfer {
         if !sawFirstByte { firstByteArrived() }
         if rangeMismatch { return .stop }
         received += Int64(chunk.count)
-        if let limit = request.options.maxBytes, bodyOffset + Int64(body.count) + Int64(chunk.count) > Int64(limit) {
+        // The whole body counts, bytes continued from included; a discarded error page its own bytes.
+        let total = keepsBody ? bodyOffset + Int64(body.count) + Int64(chunk.count) : received
+        if let limit = request.options.maxBytes, total > Int64(limit) {
             exceededLimit = true
             return .stop
         }
