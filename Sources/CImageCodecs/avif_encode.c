@@ -18,6 +18,8 @@ static struct {
     avifResult (*rgb_to_yuv)(avifImage *, const avifRGBImage *);
     void (*rw_data_free)(avifRWData *);
     const char *(*result_to_string)(avifResult);
+    void (*set_profile_icc)(avifImage *, const uint8_t *, size_t);
+    void (*set_metadata_exif)(avifImage *, const uint8_t *, size_t);
 } avif_encoder_api;
 
 static void load_avif_encoder(void) {
@@ -31,6 +33,8 @@ static void load_avif_encoder(void) {
         {(void **)&avif_encoder_api.rgb_to_yuv, "avifImageRGBToYUV"},
         {(void **)&avif_encoder_api.rw_data_free, "avifRWDataFree"},
         {(void **)&avif_encoder_api.result_to_string, "avifResultToString"},
+        {(void **)&avif_encoder_api.set_profile_icc, "avifImageSetProfileICC"},
+        {(void **)&avif_encoder_api.set_metadata_exif, "avifImageSetMetadataExif"},
     };
     LOAD(avif_encoder, "libavif.so.15", "libavif15", symbols);
     avif_encoder.loaded = 1;
@@ -38,7 +42,8 @@ static void load_avif_encoder(void) {
 LOADER(avif_encoder, avif_encoder)
 
 int imgfetch_avif_encode(const uint8_t *rgba, uint32_t width, uint32_t height, int quality, int effort, int has_alpha,
-                         struct imgfetch_encoded *out, char *message, size_t message_size) {
+                         const struct imgfetch_metadata *metadata, struct imgfetch_encoded *out, char *message,
+                         size_t message_size) {
     avifImage *image = avif_encoder_api.image_create(width, height, 8, AVIF_PIXEL_FORMAT_YUV420);
     avifEncoder *encoder = avif_encoder_api.create();
     avifResult result = image != NULL && encoder != NULL ? AVIF_RESULT_OK : AVIF_RESULT_OUT_OF_MEMORY;
@@ -51,6 +56,10 @@ int imgfetch_avif_encode(const uint8_t *rgba, uint32_t width, uint32_t height, i
         rgb.pixels = (uint8_t *)rgba;
         rgb.rowBytes = width * 4;
         result = avif_encoder_api.rgb_to_yuv(image, &rgb);
+    }
+    if (result == AVIF_RESULT_OK && metadata != NULL) {
+        if (metadata->icc != NULL) avif_encoder_api.set_profile_icc(image, metadata->icc, metadata->icc_size);
+        if (metadata->exif != NULL) avif_encoder_api.set_metadata_exif(image, metadata->exif, metadata->exif_size);
     }
     avifRWData encoded = AVIF_DATA_EMPTY;
     if (result == AVIF_RESULT_OK) {

@@ -28,6 +28,8 @@ static struct {
     JDIMENSION (*write_scanlines)(j_compress_ptr, JSAMPARRAY, JDIMENSION);
     void (*finish_compress)(j_compress_ptr);
     void (*destroy_compress)(j_compress_ptr);
+    void (*write_marker)(j_compress_ptr, int, const JOCTET *, unsigned int);
+    void (*write_icc_profile)(j_compress_ptr, const JOCTET *, unsigned int);
 } jpeg_encoder_api;
 
 static void load_jpeg_encoder(void) {
@@ -42,6 +44,8 @@ static void load_jpeg_encoder(void) {
         {(void **)&jpeg_encoder_api.write_scanlines, "jpeg_write_scanlines"},
         {(void **)&jpeg_encoder_api.finish_compress, "jpeg_finish_compress"},
         {(void **)&jpeg_encoder_api.destroy_compress, "jpeg_destroy_compress"},
+        {(void **)&jpeg_encoder_api.write_marker, "jpeg_write_marker"},
+        {(void **)&jpeg_encoder_api.write_icc_profile, "jpeg_write_icc_profile"},
     };
     LOAD(jpeg_encoder, "libjpeg.so.62", "libjpeg62-turbo", symbols);
     jpeg_encoder.loaded = 1;
@@ -56,6 +60,7 @@ struct jpeg_job {
     jmp_buf jump;
     unsigned char *buffer;
     unsigned long size;
+    unsigned char *exif_segment;  // "Exif\0\0" and the block: APP1's payload
 };
 
 static void jpeg_encoder_error_exit(j_common_ptr cinfo) {
@@ -65,8 +70,25 @@ static void jpeg_encoder_error_exit(j_common_ptr cinfo) {
 
 static void jpeg_encoder_emit_message(j_common_ptr cinfo, int level) { (void)cinfo; (void)level; }
 
+// APP1 Exif after libjpeg's JFIF APP0, then the profile in APP2 segments, as libvips writes them.
+static void jpeg_write_metadata(struct jpeg_job *job, const struct imgfetch_metadata *metadata) {
+    if (metadata == NULL) return;
+    const size_t exif_prefix = 6;
+    if (metadata->exif != NULL && metadata->exif_size + exif_prefix <= 65533
+        && (job->exif_segment = malloc(metadata->exif_size + exif_prefix)) != NULL) {
+        memcpy(job->exif_segment, "Exif\0\0", exif_prefix);
+        memcpy(job->exif_segment + exif_prefix, metadata->exif, metadata->exif_size);
+        jpeg_encoder_api.write_marker(&job->cinfo, JPEG_APP0 + 1, job->exif_segment,
+                                      (unsigned int)(metadata->exif_size + exif_prefix));
+    }
+    if (metadata->icc != NULL) {
+        jpeg_encoder_api.write_icc_profile(&job->cinfo, metadata->icc, (unsigned int)metadata->icc_size);
+    }
+}
+
 static int jpeg_compress(struct jpeg_job *job, const uint8_t *rgbx, uint32_t width, uint32_t height, int quality,
-                         int progressive, char *message, size_t message_size) {
+                         int progressive, const struct imgfetch_metadata *metadata, char *message,
+                         size_t message_size) {
     struct jpeg_compress_struct *cinfo = &job->cinfo;
     cinfo->err = jpeg_encoder_api.std_error(&job->error);
     job->error.error_exit = jpeg_encoder_error_exit;
@@ -93,6 +115,7 @@ static int jpeg_compress(struct jpeg_job *job, const uint8_t *rgbx, uint32_t wid
     for (int i = 1; i < 3; i++) cinfo->comp_info[i].h_samp_factor = cinfo->comp_info[i].v_samp_factor = 1;
     if (progressive) jpeg_encoder_api.simple_progression(cinfo);
     jpeg_encoder_api.start_compress(cinfo, TRUE);
+    jpeg_write_metadata(job, metadata);
     while (cinfo->next_scanline < cinfo->image_height) {
         JSAMPROW row = (JSAMPROW)(rgbx + (size_t)cinfo->next_scanline * width * 4);
         jpeg_encoder_api.write_scanlines(cinfo, &row, 1);
@@ -103,10 +126,12 @@ static int jpeg_compress(struct jpeg_job *job, const uint8_t *rgbx, uint32_t wid
 }
 
 int imgfetch_jpeg_encode(const uint8_t *rgbx, uint32_t width, uint32_t height, int quality, int progressive,
-                         struct imgfetch_encoded *out, char *message, size_t message_size) {
+                         const struct imgfetch_metadata *metadata, struct imgfetch_encoded *out, char *message,
+                         size_t message_size) {
     struct jpeg_job job;
     memset(&job, 0, sizeof job);
-    int status = jpeg_compress(&job, rgbx, width, height, quality, progressive, message, message_size);
+    int status = jpeg_compress(&job, rgbx, width, height, quality, progressive, metadata, message, message_size);
+    free(job.exif_segment);
     if (status != IMGFETCH_ENCODED) {
         free(job.buffer);  // jpeg_mem_dest's buffer comes from malloc
         return status;
@@ -178,8 +203,12 @@ static int webp_import(WebPPicture *picture, const uint8_t *rgba, uint32_t width
     return webp_encoder_api.import_rgba(picture, rgba, (int)width * 4);
 }
 
+static int webp_add_metadata(WebPMemoryWriter *writer, const struct imgfetch_metadata *metadata, char *message,
+                             size_t message_size);
+
 int imgfetch_webp_encode(const uint8_t *rgba, uint32_t width, uint32_t height, float quality, int lossless,
-                         struct imgfetch_encoded *out, char *message, size_t message_size) {
+                         const struct imgfetch_metadata *metadata, struct imgfetch_encoded *out, char *message,
+                         size_t message_size) {
     WebPConfig config;
     WebPPicture picture;
     if (!webp_config(&config, quality, lossless)) {
@@ -206,6 +235,11 @@ int imgfetch_webp_encode(const uint8_t *rgba, uint32_t width, uint32_t height, f
     if (!encoded) {
         webp_encoder_api.memory_writer_clear(&writer);
         imgfetch_copy_message(message, message_size, NULL, webp_error(error));
+        return IMGFETCH_ENCODE_FAILED;
+    }
+    if (metadata != NULL && (metadata->icc != NULL || metadata->exif != NULL)
+        && webp_add_metadata(&writer, metadata, message, message_size) != IMGFETCH_ENCODED) {
+        webp_encoder_api.memory_writer_clear(&writer);
         return IMGFETCH_ENCODE_FAILED;
     }
     out->bytes = writer.mem;
@@ -318,4 +352,59 @@ void imgfetch_webp_animation_free(struct imgfetch_webp_animation *animation) {
     if (animation == NULL) return;
     webp_animation_api.encoder_delete(animation->encoder);
     free(animation);
+}
+
+// --- A still WebP's metadata chunks (libwebpmux) ---
+
+static struct group webp_mux = {PTHREAD_ONCE_INIT, "", 0};
+static struct {
+    WebPMux *(*create)(const WebPData *, int, int);
+    WebPMuxError (*set_chunk)(WebPMux *, const char[4], const WebPData *, int);
+    WebPMuxError (*assemble)(WebPMux *, WebPData *);
+    void (*delete)(WebPMux *);
+} webp_mux_api;
+
+static void load_webp_mux(void) {
+    const char *still = imgfetch_webp_encoder_load();  // the mux's output is freed with WebPFree
+    if (still != NULL) {
+        imgfetch_copy_message(webp_mux.error, sizeof webp_mux.error, still, still);
+        return;
+    }
+    const struct imgfetch_symbol symbols[] = {
+        {(void **)&webp_mux_api.create, "WebPMuxCreateInternal"},
+        {(void **)&webp_mux_api.set_chunk, "WebPMuxSetChunk"},
+        {(void **)&webp_mux_api.assemble, "WebPMuxAssemble"},
+        {(void **)&webp_mux_api.delete, "WebPMuxDelete"},
+    };
+    LOAD(webp_mux, "libwebpmux.so.3", "libwebpmux3", symbols);
+    webp_mux.loaded = 1;
+}
+LOADER(webp_mux, webp_mux)
+
+/// Rewrites the bare VP8/VP8L file in `writer` as an extended one carrying `metadata`'s ICCP and
+/// EXIF chunks (libwebpmux sets VP8X's flags); the new bytes replace the writer's.
+static int webp_add_metadata(WebPMemoryWriter *writer, const struct imgfetch_metadata *metadata, char *message,
+                             size_t message_size) {
+    const WebPData bitstream = {writer->mem, writer->size};
+    WebPMux *mux = webp_mux_api.create(&bitstream, 0, WEBP_MUX_ABI_VERSION);
+    WebPMuxError error = mux != NULL ? WEBP_MUX_OK : WEBP_MUX_MEMORY_ERROR;
+    if (error == WEBP_MUX_OK && metadata->icc != NULL) {
+        const WebPData icc = {metadata->icc, metadata->icc_size};
+        error = webp_mux_api.set_chunk(mux, "ICCP", &icc, 0);
+    }
+    if (error == WEBP_MUX_OK && metadata->exif != NULL) {
+        const WebPData exif = {metadata->exif, metadata->exif_size};
+        error = webp_mux_api.set_chunk(mux, "EXIF", &exif, 0);
+    }
+    WebPData assembled = {NULL, 0};
+    if (error == WEBP_MUX_OK) error = webp_mux_api.assemble(mux, &assembled);
+    if (mux != NULL) webp_mux_api.delete(mux);
+    if (error != WEBP_MUX_OK) {
+        imgfetch_copy_message(message, message_size, NULL, "libwebpmux cannot add the metadata chunks");
+        return IMGFETCH_ENCODE_FAILED;
+    }
+    webp_encoder_api.memory_writer_clear(writer);
+    writer->mem = (uint8_t *)assembled.bytes;
+    writer->size = assembled.size;
+    return IMGFETCH_ENCODED;
 }

@@ -4,7 +4,9 @@
 
 #include <jxl/decode.h>
 #include <jxl/thread_parallel_runner.h>
+#include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 static struct group jxl = {PTHREAD_ONCE_INIT, "", 0};
 static struct {
@@ -18,6 +20,11 @@ static struct {
     JxlDecoderStatus (*set_image_out_buffer)(JxlDecoder *, const JxlPixelFormat *, void *, size_t);
     JxlDecoderStatus (*set_parallel_runner)(JxlDecoder *, JxlParallelRunner, void *);
     JxlDecoderStatus (*get_frame_header)(const JxlDecoder *, JxlFrameHeader *);
+    void (*close_input)(JxlDecoder *);
+    JxlDecoderStatus (*set_decompress_boxes)(JxlDecoder *, JXL_BOOL);
+    JxlDecoderStatus (*set_box_buffer)(JxlDecoder *, uint8_t *, size_t);
+    size_t (*release_box_buffer)(JxlDecoder *);
+    JxlDecoderStatus (*get_box_type)(JxlDecoder *, JxlBoxType, JXL_BOOL);
     void *(*runner_create)(const JxlMemoryManager *, size_t);
     void (*runner_destroy)(void *);
     size_t (*runner_default_threads)(void);
@@ -36,6 +43,11 @@ static void load_jxl(void) {
         {(void **)&jxl_api.set_image_out_buffer, "JxlDecoderSetImageOutBuffer"},
         {(void **)&jxl_api.set_parallel_runner, "JxlDecoderSetParallelRunner"},
         {(void **)&jxl_api.get_frame_header, "JxlDecoderGetFrameHeader"},
+        {(void **)&jxl_api.close_input, "JxlDecoderCloseInput"},
+        {(void **)&jxl_api.set_decompress_boxes, "JxlDecoderSetDecompressBoxes"},
+        {(void **)&jxl_api.set_box_buffer, "JxlDecoderSetBoxBuffer"},
+        {(void **)&jxl_api.release_box_buffer, "JxlDecoderReleaseBoxBuffer"},
+        {(void **)&jxl_api.get_box_type, "JxlDecoderGetBoxType"},
     };
     const struct imgfetch_symbol threads[] = {
         {(void **)&jxl_api.runner_create, "JxlThreadParallelRunnerCreate"},
@@ -111,15 +123,42 @@ static JxlDecoder *jxl_threaded_decoder(const uint8_t *data, size_t size, int ev
     return decoder;
 }
 
+/// Reads a box's content (a `brob` box decompressed by libjxl) into `sink`, over and over, only
+/// to prove it reads: libjxl checks a box's data only when it is asked for it.
+static int jxl_read_box(JxlDecoder *decoder, JxlDecoderStatus status, uint8_t *sink, size_t sink_size,
+                        char *box_type) {
+    if (status == JXL_DEC_BOX) {
+        jxl_api.release_box_buffer(decoder);
+        // The codestream's own boxes are not named: its damage is the image's, not a box's.
+        JxlBoxType type;
+        int named = jxl_api.get_box_type(decoder, type, JXL_TRUE) == JXL_DEC_SUCCESS
+                    && memcmp(type, "jxlc", 4) != 0 && memcmp(type, "jxlp", 4) != 0;
+        if (named) memcpy(box_type, type, 4);
+        box_type[named ? 4 : 0] = 0;
+    } else {
+        jxl_api.release_box_buffer(decoder);
+    }
+    return jxl_api.set_box_buffer(decoder, sink, sink_size) == JXL_DEC_SUCCESS;
+}
+
+/// The first frame into `rgba`. With `to_the_end` (verification) the decoder runs to
+/// JXL_DEC_SUCCESS: every later frame is decoded into a scratch buffer and every box read, so
+/// damage after the first full image (a later frame, a compressed metadata box) fails it, as
+/// it fails djxl. Without it (a transform) it stops at the first full image.
 int imgfetch_jxl_decode(const uint8_t *data, size_t size, uint8_t *rgba, uint32_t width, uint32_t height,
-                        int every_frame, char *message, size_t message_size) {
+                        int to_the_end, char *message, size_t message_size) {
     void *runner;
-    JxlDecoder *decoder = jxl_threaded_decoder(data, size, JXL_DEC_FULL_IMAGE, &runner, message, message_size);
+    int events = to_the_end ? JXL_DEC_FRAME | JXL_DEC_FULL_IMAGE | JXL_DEC_BOX : JXL_DEC_FULL_IMAGE;
+    JxlDecoder *decoder = jxl_threaded_decoder(data, size, events, &runner, message, message_size);
     if (decoder == NULL) return IMGFETCH_CODEC_FAILED;
+    if (to_the_end) jxl_api.set_decompress_boxes(decoder, JXL_TRUE);
     const JxlPixelFormat format = {4, JXL_TYPE_UINT8, JXL_NATIVE_ENDIAN, 0};
     const size_t frame_bytes = (size_t)width * height * 4;
     uint8_t *scratch = NULL;  // the later frames of an animation, decoded to prove they decode
+    uint8_t box_sink[4096];
+    char box_type[5] = "";
     int frames = 0;
+    int last_frame_seen = 0, last_frame_decoded = 0;
     int result = IMGFETCH_CODEC_DECODED;
     for (;;) {
         JxlDecoderStatus status = jxl_api.process_input(decoder);
@@ -137,14 +176,30 @@ int imgfetch_jxl_decode(const uint8_t *data, size_t size, uint8_t *rgba, uint32_
                 break;
             }
             jxl_api.set_image_out_buffer(decoder, &format, frames == 0 ? rgba : scratch, frame_bytes);
+        } else if (status == JXL_DEC_FRAME) {
+            JxlFrameHeader header;
+            last_frame_seen = jxl_api.get_frame_header(decoder, &header) == JXL_DEC_SUCCESS && header.is_last;
         } else if (status == JXL_DEC_FULL_IMAGE) {
             frames++;
-            if (!every_frame) break;
+            last_frame_decoded = last_frame_seen;
+            if (!to_the_end) break;
+        } else if (status == JXL_DEC_BOX || status == JXL_DEC_BOX_NEED_MORE_OUTPUT) {
+            if (!jxl_read_box(decoder, status, box_sink, sizeof box_sink, box_type)) {
+                imgfetch_copy_message(message, message_size, NULL, "libjxl cannot read its boxes");
+                result = IMGFETCH_CODEC_FAILED;
+                break;
+            }
+        } else if (status == JXL_DEC_NEED_MORE_INPUT && last_frame_decoded) {
+            // Boxes may follow the codestream: only the closed input tells libjxl the file ends here
+            // (the probe's box walk has proved every box whole).
+            jxl_api.close_input(decoder);
         } else if (status == JXL_DEC_SUCCESS) {
             break;
         } else {
             result = status == JXL_DEC_NEED_MORE_INPUT ? IMGFETCH_CODEC_TRUNCATED : IMGFETCH_CODEC_FAILED;
-            imgfetch_copy_message(message, message_size, NULL, "libjxl cannot decode it");
+            char reason[64] = "libjxl cannot decode it";
+            if (box_type[0]) snprintf(reason, sizeof reason, "libjxl cannot read its '%s' box", box_type);
+            imgfetch_copy_message(message, message_size, NULL, reason);
             break;
         }
     }

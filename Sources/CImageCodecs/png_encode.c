@@ -27,6 +27,8 @@ static struct {
     void (*write_info)(png_structrp, png_const_inforp);
     void (*write_row)(png_structrp, png_const_bytep);
     void (*write_end)(png_structrp, png_inforp);
+    void (*set_iCCP)(png_const_structrp, png_inforp, png_const_charp, int, png_const_bytep, png_uint_32);
+    void (*set_eXIf_1)(png_const_structrp, png_inforp, png_uint_32, png_bytep);
 } png_encoder_api;
 
 static void load_png_encoder(void) {
@@ -44,6 +46,8 @@ static void load_png_encoder(void) {
         {(void **)&png_encoder_api.write_info, "png_write_info"},
         {(void **)&png_encoder_api.write_row, "png_write_row"},
         {(void **)&png_encoder_api.write_end, "png_write_end"},
+        {(void **)&png_encoder_api.set_iCCP, "png_set_iCCP"},
+        {(void **)&png_encoder_api.set_eXIf_1, "png_set_eXIf_1"},
     };
     LOAD(png_encoder, "libpng16.so.16", "libpng16-16", symbols);
     png_encoder.loaded = 1;
@@ -87,7 +91,8 @@ static void png_encode_error(png_structp png, png_const_charp text) {
 static void png_encode_warning(png_structp png, png_const_charp text) { (void)png; (void)text; }
 
 int imgfetch_png_encode(const uint8_t *pixels, uint32_t width, uint32_t height, int has_alpha,
-                        struct imgfetch_encoded *out, char *message, size_t message_size) {
+                        const struct imgfetch_metadata *metadata, struct imgfetch_encoded *out, char *message,
+                        size_t message_size) {
     // volatile: they are read after the longjmp that ends a failed encode.
     struct png_output *volatile output = calloc(1, sizeof *output);
     png_structp volatile png = NULL;
@@ -122,15 +127,24 @@ int imgfetch_png_encode(const uint8_t *pixels, uint32_t width, uint32_t height, 
     png_encoder_api.set_write_fn(png, output, png_write_bytes, png_flush_nothing);
     png_encoder_api.set_IHDR(png, info, width, height, 8, has_alpha ? PNG_COLOR_TYPE_RGB_ALPHA : PNG_COLOR_TYPE_RGB,
                              PNG_INTERLACE_NONE, PNG_COMPRESSION_TYPE_BASE, PNG_FILTER_TYPE_BASE);
-    // The pixels are sRGB (the transform converted them): say so, as the simplified API would.
-    png_encoder_api.set_sRGB(png, info, PNG_sRGB_INTENT_PERCEPTUAL);
+    // The pixels are sRGB (the transform converted them), unless they are in a kept profile's space.
+    if (metadata != NULL && metadata->icc != NULL) {
+        png_encoder_api.set_iCCP(png, info, "ICC profile", PNG_COMPRESSION_TYPE_BASE, metadata->icc,
+                                 (png_uint_32)metadata->icc_size);
+    } else {
+        png_encoder_api.set_sRGB(png, info, PNG_sRGB_INTENT_PERCEPTUAL);
+    }
+    if (metadata != NULL && metadata->exif != NULL) {
+        png_encoder_api.set_eXIf_1(png, info, (png_uint_32)metadata->exif_size, (png_bytep)metadata->exif);
+    }
     png_encoder_api.set_filter(png, PNG_FILTER_TYPE_BASE, PNG_FILTER_PAETH);
     png_encoder_api.set_compression_strategy(png, Z_RLE);
     png_encoder_api.write_info(png, info);
     for (uint32_t y = 0; y < height && !output->out_of_memory; y++) {
         png_encoder_api.write_row(png, pixels + (size_t)y * width * channels);
     }
-    if (!output->out_of_memory) png_encoder_api.write_end(png, info);
+    // No info: every chunk went before IDAT (libpng 1.6.39 would write eXIf a second time after it).
+    if (!output->out_of_memory) png_encoder_api.write_end(png, NULL);
     png_structp p = png;
     png_infop i = info;
     png_encoder_api.destroy_write_struct(&p, &i);

@@ -65,6 +65,25 @@ final class CodecFormatTests: EndToEndTestCase {
         XCTAssertEqual(try cachedEntries().count, 0)
     }
 
+    /// A JPEG XL container whose image decodes whole but whose compressed `Exif` box after the
+    /// codestream is damaged (jxl-oxide's `squeeze_tendency_overflow.fuzz`; djxl refuses it):
+    /// plain `info` reads its headers, `info --decode` runs libjxl to its end and refuses it.
+    func testJXLWithADamagedBoxAfterItsImageFailsInfoDecode() throws {
+        func box(_ type: String, _ payload: [UInt8]) -> [UInt8] {
+            withUnsafeBytes(of: UInt32(8 + payload.count).bigEndian) { Array($0) } + Array(type.utf8) + payload
+        }
+        let codestream = [UInt8](try fixture("lossy.jxl"))
+        let container = box("JXL ", [0x0D, 0x0A, 0x87, 0x0A]) + box("ftyp", Array("jxl \0\0\0\0jxl ".utf8))
+            + box("jxlc", codestream) + box("brob", Array("Exif".utf8) + [0xFF, 0xFE, 0x13, 0x37, 0, 0, 0, 0])
+        let file = directory.path("damaged-tail.jxl")
+        try Data(container).write(to: file)
+
+        XCTAssertEqual(try imgfetch(["info", file.path]).status, 0)
+        let decoded = try imgfetch(["info", "--decode", file.path])
+        XCTAssertEqual(decoded.status, 5, decoded.stdout)
+        XCTAssertTrue(decoded.stderr.contains("libjxl cannot read its 'Exif' box"), decoded.stderr)
+    }
+
     /// The library file is hidden behind /dev/null in a private mount namespace, so dlopen fails
     /// as on a machine without the package. Needs root (or user namespaces) and unshare(1).
     func testAMissingCodecLibraryExitsEightAndNamesThePackage() throws {

@@ -284,6 +284,7 @@ final class TransformCommandTests: EndToEndTestCase {
             (["--format", "jpeg", "--lossless"], "--lossless changes nothing with --format jpeg"),
             (["--format", "png", "--progressive"], "--progressive changes nothing with --format png"),
             (["--resize", "100x100", "--fit", "cover", "--gravity", "up"], "--gravity 'up'"),
+            (["--keep-metadata"], "--keep-metadata changes nothing alone"),
         ]
         for (arguments, message) in cases {
             for command in [["get"], ["info"]] {

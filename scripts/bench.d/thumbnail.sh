@@ -5,8 +5,11 @@
 # Pillow's `thumbnail()` and the floor: `djpeg` at the scale imgfetch's shrink-on-load picks
 # (1/4 here: no less than twice the target, as libvips picks, so the Lanczos step has pixels to
 # filter), the decoding no thumbnailer of that quality can skip; `djpeg -scale 1/8` is printed
-# too. hyperfine runs each many times in one session; the medians are compared.
-# Targets: imgfetch <= 0.5x vipsthumbnail and <= 1.3x djpeg -scale 1/4.
+# too. hyperfine runs each many times in one session; the medians are compared. Then the same JPEG
+# to a 1024-pixel AVIF (libavif with libaom at sharp's quality 50, effort 4) against
+# `vipsthumbnail -s 1024 -o x.avif` (libheif with libaom, libvips' defaults: Q 50, effort 4),
+# fewer runs, since AV1 encoding takes seconds.
+# Targets: imgfetch <= 0.5x vipsthumbnail and <= 1.3x djpeg -scale 1/4; AVIF <= 1.0x vipsthumbnail.
 # shellcheck source=lib/common.sh
 source "$(dirname "$0")/lib/common.sh"
 # shellcheck source=lib/nginx.sh
@@ -70,3 +73,19 @@ row "vs djpeg -scale 1/4 (the floor at the scale shrink-on-load picks)" "$(media
 row "vs djpeg -scale 1/8" "$(median_of "$json" 2)" ""
 row "vs ImageMagick convert -thumbnail" "$(median_of "$json" 3)" ""
 row "vs Pillow thumbnail()" "$(median_of "$json" 4)" ""
+
+# The AVIF row: encoding dominates, so a handful of runs gives a steady median.
+avif_runs=5
+! bench_quick || avif_runs=3
+avif_scenario="thumbnail: one 12 MP JPEG to a 1024 px AVIF, whole process, original cached, median of $avif_runs"
+avif_json="$BENCH_OUT/run/thumbnail-avif.json"
+if ! hyperfine -N --warmup 1 --runs "$avif_runs" --export-json "$avif_json" \
+  --prepare "$IMGFETCH_BIN cache purge --variants -q --cache-dir $cache $url" \
+  "$IMGFETCH_BIN get -q --resize 1024x1024 --format avif --cache-dir $cache $url" \
+  --prepare "rm -f $out/vips.avif" "vipsthumbnail -s 1024 $jpeg -o $out/vips.avif" >>"$BENCH_LOG" 2>&1; then
+  bench_skip "$avif_scenario" "vs vipsthumbnail -s 1024 -o x.avif" "hyperfine failed (see $BENCH_LOG)" "" "≤ 1.00×"
+  exit 0
+fi
+own="$(median_of "$avif_json" 0)"
+scenario="$avif_scenario"
+row "vs vipsthumbnail -s 1024 -o x.avif" "$(median_of "$avif_json" 1)" 1.00

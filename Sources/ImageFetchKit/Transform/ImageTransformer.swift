@@ -8,7 +8,9 @@ import FoundationEssentials
 /// libvips does, so no later step touches more pixels than it must and Lanczos, not the decoder's
 /// box-like scaling, does the last factor of two; colour is converted on those decoded pixels, before
 /// resampling mixes them; the image is turned upright after resampling, when it is small; no
-/// metadata is copied, since the output is upright sRGB.
+/// metadata is copied, since the output is upright sRGB, unless `--keep-metadata` asks for the
+/// original's ICC profile (the pixels then stay in its RGB space, as libvips leaves them) and its
+/// EXIF (orientation reset to 1).
 ///
 /// A value holding only the decoder registry: safe to use from any number of threads at once.
 /// Memory: one decoded frame and its resampled copy; for an animation, one composed frame, its
@@ -36,11 +38,15 @@ public struct ImageTransformer: Sendable {
             do { reader = try decoders.animationReader(for: data, limits: limits) } catch { throw .decode(error) }
             if let reader { return try transformAnimation(reader, spec: spec, limits: limits) }
         }
-        var image = try stillImage(data, info: info, geometry: geometry, gravity: spec.gravity, kernel: spec.kernel, limits: limits)
+        var (image, profile) = try stillImage(
+            data, info: info, geometry: geometry, gravity: spec.gravity, kernel: spec.kernel, keepingProfile: spec.keepMetadata,
+            limits: limits)
         if let canvas = geometry.canvas {
             image = image.placed(onCanvasOf: canvas.width, height: canvas.height, x: canvas.x, y: canvas.y, background: padding)
         }
-        let encoded = try encode(image, as: format, spec: spec)
+        let metadata = spec.keepMetadata
+            ? KeptMetadata(iccProfile: profile, exif: KeptMetadata.uprightEXIF(in: data, format: info.format)) : .none
+        let encoded = try encode(image, as: format, spec: spec, metadata: metadata)
         return TransformedImage(data: encoded, format: format, width: image.width, height: image.height, frameCount: 1)
     }
 
@@ -63,16 +69,17 @@ public struct ImageTransformer: Sendable {
         do { info = try decoders.validate(data, limits: limits) } catch { throw .decode(error) }
         let spec = TransformSpec(width: max(1, width), height: max(1, height))
         let geometry = TransformGeometry(spec: spec, sourceWidth: info.width, sourceHeight: info.height)
-        let image = try stillImage(data, info: info, geometry: geometry, limits: limits)
+        let (image, _) = try stillImage(data, info: info, geometry: geometry, limits: limits)
         return DecodedImage(info: info, width: image.width, height: image.height, rgba: image.pixels)
     }
 
     /// The first frame decoded (shrunk on load where the format allows), converted to sRGB,
-    /// resampled to `geometry` and turned upright.
+    /// resampled to `geometry` and turned upright. With `keepingProfile`, pixels in an RGB profile's
+    /// space stay in it, and the profile comes back with them.
     private func stillImage(
         _ data: Data, info: ImageInfo, geometry: TransformGeometry, gravity: TransformSpec.Gravity = .centre,
-        kernel: ResampleKernel = .lanczos3, limits: DecodeLimits
-    ) throws(TransformError) -> RGBAImage {
+        kernel: ResampleKernel = .lanczos3, keepingProfile: Bool = false, limits: DecodeLimits
+    ) throws(TransformError) -> (RGBAImage, profile: [UInt8]?) {
         let minimum = geometry.keepsSize
             ? nil : geometry.minimumStoredDecodeSize(sourceWidth: info.width, sourceHeight: info.height, orientation: info.orientation)
         let source: SourceImage
@@ -82,8 +89,13 @@ public struct ImageTransformer: Sendable {
             sourceWidth: info.width, sourceHeight: info.height, orientation: orientation,
             decodedWidth: source.width, decodedHeight: source.height)
         let (width, height) = geometry.storedSize(orientation: orientation)
+        let profile = keepingProfile ? KeptMetadata.keepableProfile(of: source) : nil
         let srgb: RGBAImage
-        do { srgb = try source.convertedToSRGB() } catch { throw .libraryUnavailable(reason: error.description) }
+        if profile != nil {
+            srgb = RGBAImage(width: source.width, height: source.height, pixels: source.pixels)
+        } else {
+            do { srgb = try source.convertedToSRGB() } catch { throw .libraryUnavailable(reason: error.description) }
+        }
         if gravity.anchor == nil { window = Self.placed(window, in: srgb, by: gravity) }
         let wholeAtSize = window.x == 0 && window.y == 0 && srgb.width == width && srgb.height == height
             && window.width == Double(width) && window.height == Double(height)
@@ -92,7 +104,7 @@ public struct ImageTransformer: Sendable {
             ? srgb
             : Resampler.resize(
                 srgb, width: width, height: height, from: SourceRegion(window), opaque: info.format == .jpeg ? true : nil, kernel: kernel)
-        return resized.oriented(by: orientation)
+        return (resized.oriented(by: orientation), profile)
     }
 
     /// `window` (a cover crop, in `image`'s pixels) moved along the axis it cuts to where
@@ -145,13 +157,15 @@ public struct ImageTransformer: Sendable {
         do { return try reader.nextFrame() } catch { throw .decode(error) }
     }
 
-    private func encode(_ image: RGBAImage, as format: ImageFormat, spec: TransformSpec) throws(TransformError) -> Data {
+    private func encode(
+        _ image: RGBAImage, as format: ImageFormat, spec: TransformSpec, metadata: KeptMetadata
+    ) throws(TransformError) -> Data {
         let quality = spec.quality(for: format)
         let encoder: any ImageEncoding = switch format {
-        case .jpeg: JPEGEncoder(quality: quality, progressive: spec.progressive, background: spec.background ?? .white)
-        case .webp: WebPEncoder(quality: quality, lossless: spec.lossless)
-        case .avif: AVIFEncoder(quality: quality)
-        default: PNGEncoder()
+        case .jpeg: JPEGEncoder(quality: quality, progressive: spec.progressive, background: spec.background ?? .white, metadata: metadata)
+        case .webp: WebPEncoder(quality: quality, lossless: spec.lossless, metadata: metadata)
+        case .avif: AVIFEncoder(quality: quality, metadata: metadata)
+        default: PNGEncoder(metadata: metadata)
         }
         do { return try encoder.encode(image) } catch { throw Self.transformError(error) }
     }

@@ -23,6 +23,8 @@ extension TransformSpec {
         case kernel(String)
         /// `--lossless` or `--progressive` with a `--format` they do not apply to.
         case wrongFormat(option: String, format: ImageFormat)
+        /// `--keep-metadata` alone: there is no variant, and the original keeps its metadata.
+        case keepMetadataAlone
 
         public var description: String {
             switch self {
@@ -52,6 +54,8 @@ extension TransformSpec {
                 "--kernel '\(text)' is not one of \(ResampleKernel.allCases.map(\.rawValue).joined(separator: ", "))."
             case .wrongFormat(let option, let format):
                 "\(option) changes nothing with --format \(format.transformName): it is for \(option == "--lossless" ? "webp" : "jpeg") output."
+            case .keepMetadataAlone:
+                "--keep-metadata changes nothing alone: the original is cached as it came, metadata and all; give it with --resize or --format."
             case .backgroundWithoutEffect:
                 "--background changes nothing without --fit contain (its padding) or --format jpeg (what transparency is flattened onto)."
             }
@@ -66,11 +70,15 @@ extension TransformSpec {
     /// option that would change nothing for any image is refused, naming it.
     public static func parse(
         resize: String?, fit: String?, gravity: String? = nil, background: String? = nil, kernel: String? = nil, upscale: Bool,
-        format: String?, quality: Int?, lossless: Bool = false, progressive: Bool = false, firstFrame: Bool, maxPixels: Int
+        format: String?, quality: Int?, lossless: Bool = false, progressive: Bool = false, keepMetadata: Bool = false,
+        firstFrame: Bool, maxPixels: Int
     ) throws(ParseError) -> TransformSpec? {
         guard resize != nil || fit != nil || gravity != nil || background != nil || kernel != nil || upscale || format != nil
             || quality != nil || lossless || progressive || firstFrame
-        else { return nil }
+        else {
+            if keepMetadata { throw .keepMetadataAlone }
+            return nil
+        }
         var spec = TransformSpec(upscale: upscale, firstFrame: firstFrame)
         if let resize {
             (spec.width, spec.height) = try parseSize(resize)
@@ -108,7 +116,7 @@ extension TransformSpec {
         }
         if lossless, let format = spec.format, format != .webp { throw .wrongFormat(option: "--lossless", format: format) }
         if progressive, let format = spec.format, format != .jpeg { throw .wrongFormat(option: "--progressive", format: format) }
-        (spec.lossless, spec.progressive) = (lossless, progressive)
+        (spec.lossless, spec.progressive, spec.keepMetadata) = (lossless, progressive, keepMetadata)
         if let background {
             guard let colour = BackgroundColor(parsing: background) else { throw .background(background) }
             guard spec.fit == .contain || spec.format == .jpeg else { throw .backgroundWithoutEffect }

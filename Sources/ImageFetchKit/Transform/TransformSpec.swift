@@ -69,6 +69,9 @@ public struct TransformSpec: Sendable, Hashable, CustomStringConvertible {
     public var progressive = false
     /// The resampling filter (sharp's `kernel`); Lanczos-3 unless asked.
     public var kernel = ResampleKernel.lanczos3
+    /// Keep the original's ICC profile and EXIF (orientation reset to 1) in a still variant
+    /// (sharp's `keepMetadata`); without it a variant carries no metadata.
+    public var keepMetadata = false
 
     /// The quality JPEG and WebP output get unless one is given, as sharp and most CDNs use.
     public static let defaultQuality = 80
@@ -104,7 +107,7 @@ public struct TransformSpec: Sendable, Hashable, CustomStringConvertible {
     public var effectiveFit: Fit { width != nil && height != nil ? fit : .inside }
 
     /// The normal form: `256x256 inside`, `256x`, `x128 upscale`, `webp q80`, `512x512 cover jpeg q90
-    /// first-frame`, `300x200 cover north`. The size and fit (and a cover's gravity) come first, then the enlargement rule, the format with its
+    /// first-frame`, `300x200 cover north`, `256x jpeg q80 keep-metadata`. The size and fit (and a cover's gravity) come first, then the enlargement rule, the format with its
     /// quality (a quality without a format stands alone: the format is the source's), then
     /// `first-frame`.
     public var description: String {
@@ -124,6 +127,7 @@ public struct TransformSpec: Sendable, Hashable, CustomStringConvertible {
         }
         if lossless { words.append("lossless") }
         if progressive { words.append("progressive") }
+        if keepMetadata { words.append("keep-metadata") }
         if let background { words.append("bg \(background)") }
         if firstFrame { words.append("first-frame") }
         return words.joined(separator: " ")

@@ -36,6 +36,9 @@ struct TransformOptions: ParsableArguments {
     @Flag(help: "Write progressive JPEG (sharp's progressive).")
     var progressive = false
 
+    @Flag(help: "Keep the original's ICC profile (the pixels then stay in its RGB colour space instead of sRGB) and EXIF, with the orientation set to 1, in a still JPEG, PNG, WebP or AVIF variant (sharp's keepMetadata, formerly withMetadata); by default a variant carries no metadata.")
+    var keepMetadata = false
+
     @Flag(help: "Allow enlarging an image smaller than the --resize box (without it, images are only ever made smaller).")
     var upscale = false
 
@@ -54,7 +57,8 @@ struct TransformOptions: ParsableArguments {
     func spec(maxPixels: Int) throws(TransformSpec.ParseError) -> TransformSpec? {
         try TransformSpec.parse(
             resize: resize, fit: fit, gravity: gravity, background: background, kernel: kernel, upscale: upscale, format: format,
-            quality: quality, lossless: lossless, progressive: progressive, firstFrame: firstFrame, maxPixels: maxPixels)
+            quality: quality, lossless: lossless, progressive: progressive, keepMetadata: keepMetadata, firstFrame: firstFrame,
+            maxPixels: maxPixels)
     }
 
     /// Refuses a spec that cannot be made, as a usage error, before any request.

@@ -44,6 +44,36 @@ final class JXLDecoderTests: XCTestCase {
         XCTAssertEqual(decodeError { () throws(DecodeError) in try registry.validate(container) }, .truncated(.jxl))
     }
 
+    /// The shape of jxl-oxide's `squeeze_tendency_overflow.fuzz`: a container whose codestream
+    /// decodes whole, followed by a brotli-compressed `Exif` box (`brob`) whose data is not brotli.
+    /// djxl refuses it; so does verification, which runs libjxl to its end. The same container
+    /// with a plain `Exif` box decodes.
+    func testDamagedBoxAfterTheLastFrameFailsVerification() throws {
+        let codestream = try Fixture.data("lossy.jxl")
+        let exif: [UInt8] = Array("\0\0\0\0MM\0*\0\0\0\u{8}\0\0".utf8)
+        let plain = Self.container(codestream, then: Self.box("Exif", exif))
+        XCTAssertEqual(try registry.decode(plain).width, 64)
+
+        let damaged = Self.container(codestream, then: Self.box("brob", Array("Exif".utf8) + [0xFF, 0xFE, 0x13, 0x37] + exif))
+        XCTAssertEqual(try registry.validate(damaged).frameCount, 1)
+        let error = decodeError { () throws(DecodeError) in try registry.decode(damaged) }
+        guard case .corrupt(.jxl, let reason)? = error else { return XCTFail("got \(String(describing: error))") }
+        XCTAssertTrue(reason.contains("'Exif' box"), reason)
+    }
+
+    /// An ISO-BMFF box: 32-bit size, type, payload.
+    static func box(_ type: String, _ payload: [UInt8]) -> [UInt8] {
+        let size = UInt32(8 + payload.count)
+        return withUnsafeBytes(of: size.bigEndian) { Array($0) } + Array(type.utf8) + payload
+    }
+
+    /// The JPEG XL container: signature box, `ftyp`, the codestream in a `jxlc` box, then `tail`.
+    static func container(_ codestream: Data, then tail: [UInt8]) -> Data {
+        let signature = box("JXL ", [0x0D, 0x0A, 0x87, 0x0A])
+        let ftyp = box("ftyp", Array("jxl ".utf8) + [0, 0, 0, 0] + Array("jxl ".utf8))
+        return Data(signature + ftyp + box("jxlc", Array(codestream)) + tail)
+    }
+
     func testAnimationCutBeforeItsLastFrameHeaderIsTruncatedAtProbe() throws {
         let whole = try Fixture.data("animated.jxl")
         let cut = whole.prefix(whole.count / 2)

@@ -15,6 +15,8 @@ struct JPEGHeader {
     /// The payloads of the APP2 segments that start with `iccSignature`, in file order, as offsets
     /// from the first byte of the data; `iccProfile(in:)` reassembles them.
     var iccSegments: [Range<Int>] = []
+    /// The payload of the first APP1 segment that starts with "Exif\0\0" (kept by `--keep-metadata`).
+    var exifSegment: Range<Int>?
     /// Whether DQT and DHT segments precede the first scan. A stream may omit them (abbreviated
     /// streams, Motion-JPEG frames), and then a reused libjpeg object would silently apply the
     /// tables of the previous image; such streams get a fresh decompressor.
@@ -66,6 +68,9 @@ struct JPEGHeader {
             case 0xC4:
                 hasHuffmanTables = true
             case 0xE1:
+                if exifSegment == nil, bytes.matches(Array("Exif".utf8) + [0, 0], at: payload) {
+                    exifSegment = payload..<(payload + length - 2)
+                }
                 if bytes.matches(Array("Exif".utf8) + [0, 0], at: payload),
                    let value = EXIFOrientation.read(bytes, at: payload, length: length - 2) { orientation = value }
             case 0xE2:

@@ -44,9 +44,12 @@ public struct JXLDecoder: ImageDecoding {
         ByteReader(data).matches([0xFF, 0x0A], at: 0)
     }
 
+    /// Verification: libjxl runs to its end (every frame, every box read), so damage after the
+    /// first full image, such as a compressed metadata box that does not decompress, fails it as
+    /// it fails djxl.
     public func decode(_ data: Data, info: ImageInfo) throws(DecodeError) -> DecodedImage {
         let pixels = try CodecCall.decodeRGBA(data, format: .jxl, width: info.width, height: info.height) { source, count, rgba, message, size in
-            LibJXL.decode(source, count, rgba, width: info.width, height: info.height, everyFrame: info.frameCount > 1, message, size)
+            LibJXL.decode(source, count, rgba, width: info.width, height: info.height, everyFrame: true, message, size)
         }
         return DecodedImage(info: info, width: info.width, height: info.height, rgba: pixels)
     }

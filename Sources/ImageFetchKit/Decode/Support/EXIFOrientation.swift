@@ -4,6 +4,15 @@
 enum EXIFOrientation {
     /// The orientation in the `length` bytes at `offset`; nil when the tag is absent or unreadable.
     static func read(_ bytes: ByteReader, at offset: Int, length: Int) -> ImageOrientation? {
+        guard let tag = tag(in: bytes, at: offset, length: length),
+              let value = tag.littleEndian ? bytes.uint16LE(at: tag.value) : bytes.uint16BE(at: tag.value)
+        else { return nil }
+        return ImageOrientation(rawValue: value)
+    }
+
+    /// Where the orientation tag's SHORT value lies in `bytes` (within the `length` bytes at
+    /// `offset`) and the block's byte order; nil when the tag is absent or not a SHORT.
+    static func tag(in bytes: ByteReader, at offset: Int, length: Int) -> (value: Int, littleEndian: Bool)? {
         let prefixed = bytes.matches(Array("Exif".utf8) + [0, 0], at: offset)
         let tiff = prefixed ? offset + 6 : offset
         let end = offset + length
@@ -19,8 +28,8 @@ enum EXIFOrientation {
             let entry = tiff + ifd + 2 + index * 12
             guard let tag = u16(entry) else { return nil }
             if tag == 0x0112 {
-                guard let type = u16(entry + 2), type == 3, let value = u16(entry + 8) else { return nil }
-                return ImageOrientation(rawValue: value)
+                guard let type = u16(entry + 2), type == 3, entry + 10 <= end else { return nil }
+                return (entry + 8, littleEndian)
             }
         }
         return nil

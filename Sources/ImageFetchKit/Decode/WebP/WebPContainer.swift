@@ -55,9 +55,15 @@ struct WebPContainer {
 
     /// The orientation tag of the first top-level EXIF chunk.
     private static func exifOrientation(_ bytes: ByteReader) -> ImageOrientation? {
+        guard let chunk = exifChunk(bytes) else { return nil }
+        return EXIFOrientation.read(bytes, at: chunk.lowerBound, length: chunk.count)
+    }
+
+    /// The payload of the first top-level EXIF chunk, cut at the end of the data.
+    static func exifChunk(_ bytes: ByteReader) -> Range<Int>? {
         var offset = 12
         while let size = bytes.uint32LE(at: offset + 4), let type = bytes.ascii(at: offset, length: 4) {
-            if type == "EXIF" { return EXIFOrientation.read(bytes, at: offset + 8, length: min(size, bytes.count - offset - 8)) }
+            if type == "EXIF" { return (offset + 8)..<(offset + 8 + max(0, min(size, bytes.count - offset - 8))) }
             offset += 8 + size + (size & 1)
         }
         return nil

@@ -8,6 +8,8 @@ struct AVIFEncoder: ImageEncoding {
     var quality: Int
     /// 0 (fastest) to 9 (smallest), as sharp's `effort`.
     var effort = 4
+    /// The original's ICC profile and EXIF block, kept by `--keep-metadata` (colr profile, Exif item).
+    var metadata = KeptMetadata.none
 
     var format: ImageFormat { .avif }
 
@@ -20,9 +22,11 @@ struct AVIFEncoder: ImageEncoding {
         let hasAlpha = image.hasTransparency
         return try image.pixels.withUnsafeBufferPointer { rgba throws(EncodeError) in
             try EncoderCall.run(.avif) { out, message, size in
-                imgfetch_avif_encode(
-                    rgba.baseAddress, UInt32(image.width), UInt32(image.height), Int32(clampedQuality(quality)), Int32(effort),
-                    hasAlpha ? 1 : 0, out, message, size)
+                metadata.withCMetadata { metadata in
+                    imgfetch_avif_encode(
+                        rgba.baseAddress, UInt32(image.width), UInt32(image.height), Int32(clampedQuality(quality)), Int32(effort),
+                        hasAlpha ? 1 : 0, metadata, out, message, size)
+                }
             }
         }
     }

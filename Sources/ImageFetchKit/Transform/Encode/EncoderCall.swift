@@ -4,7 +4,7 @@ import FoundationEssentials
 /// Runs CImageCodecs' encode calls (encode.c), which share a shape: bytes the library allocated
 /// handed over in an `imgfetch_encoded`, an `IMGFETCH_ENCODE` status, and a message.
 enum EncoderCall {
-    enum Library { case jpeg, png, webp, webpAnimation, avif }
+    enum Library { case jpeg, png, webp, webpAnimation, webpMux, avif }
 
     /// Loads `library` once per process; `format` names what it writes in the error.
     static func load(_ library: Library, for format: ImageFormat) throws(EncodeError) {
@@ -13,6 +13,7 @@ enum EncoderCall {
         case .png: imgfetch_png_encoder_load()
         case .webp: imgfetch_webp_encoder_load()
         case .webpAnimation: imgfetch_webp_animation_load()
+        case .webpMux: imgfetch_webp_mux_load()
         case .avif: imgfetch_avif_encoder_load()
         }
         if let failure { throw .libraryUnavailable(format, reason: String(cString: failure)) }

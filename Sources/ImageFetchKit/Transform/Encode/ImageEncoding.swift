@@ -1,7 +1,8 @@
 import FoundationEssentials
 
 /// Writes an `RGBAImage` (sRGB) as a file of one format, with no metadata: no EXIF, no ICC
-/// profile, only what the format itself needs.
+/// profile, only what the format itself needs; the still encoders write a `KeptMetadata` when
+/// given one (`--keep-metadata`).
 ///
 /// Encoders are values holding their settings: thread-safe, any number of encodes at once.
 protocol ImageEncoding: Sendable {

@@ -11,6 +11,8 @@ struct JPEGEncoder: ImageEncoding {
     var progressive: Bool = false
     /// What transparency is flattened onto (its own alpha is ignored).
     var background = BackgroundColor.white
+    /// The original's ICC profile and EXIF block, kept by `--keep-metadata` (APP2 and APP1 segments).
+    var metadata = KeptMetadata.none
 
     var format: ImageFormat { .jpeg }
 
@@ -24,8 +26,10 @@ struct JPEGEncoder: ImageEncoding {
         let rows = image.hasTransparency ? Self.flattened(image.pixels, onto: background) : image.pixels
         return try rows.withUnsafeBufferPointer { rgbx throws(EncodeError) in
             try EncoderCall.run(.jpeg) { out, message, size in
-                imgfetch_jpeg_encode(rgbx.baseAddress, UInt32(image.width), UInt32(image.height), Int32(clampedQuality(quality)),
-                                     progressive ? 1 : 0, out, message, size)
+                metadata.withCMetadata { metadata in
+                    imgfetch_jpeg_encode(rgbx.baseAddress, UInt32(image.width), UInt32(image.height), Int32(clampedQuality(quality)),
+                                         progressive ? 1 : 0, metadata, out, message, size)
+                }
             }
         }
     }

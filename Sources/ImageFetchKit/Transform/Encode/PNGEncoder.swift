@@ -2,8 +2,12 @@ import CImageCodecs
 import FoundationEssentials
 
 /// Writes 8-bit PNG with libpng's simplified API: RGBA, or RGB when every pixel is opaque (a
-/// quarter fewer bytes to compress). libpng adds an sRGB chunk, which states what the pixels are.
+/// quarter fewer bytes to compress). libpng adds an sRGB chunk, which states what the pixels are,
+/// unless a kept ICC profile (an iCCP chunk) does.
 struct PNGEncoder: ImageEncoding {
+    /// The original's ICC profile and EXIF block, kept by `--keep-metadata` (iCCP and eXIf chunks).
+    var metadata = KeptMetadata.none
+
     var format: ImageFormat { .png }
 
     func encode(_ image: RGBAImage) throws(EncodeError) -> Data {
@@ -13,7 +17,9 @@ struct PNGEncoder: ImageEncoding {
         let pixels = hasAlpha ? image.pixels : Self.packedRGB(image.pixels)
         return try pixels.withUnsafeBufferPointer { pixels throws(EncodeError) in
             try EncoderCall.run(.png) { out, message, size in
-                imgfetch_png_encode(pixels.baseAddress, UInt32(image.width), UInt32(image.height), hasAlpha ? 1 : 0, out, message, size)
+                metadata.withCMetadata { metadata in
+                    imgfetch_png_encode(pixels.baseAddress, UInt32(image.width), UInt32(image.height), hasAlpha ? 1 : 0, metadata, out, message, size)
+                }
             }
         }
     }

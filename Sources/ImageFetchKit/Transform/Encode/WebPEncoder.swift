@@ -8,6 +8,9 @@ struct WebPEncoder: ImageEncoding {
     var quality: Int
     /// VP8L, every pixel kept (`quality` then sets how hard libwebp compresses).
     var lossless = false
+    /// The original's ICC profile and EXIF block, kept by `--keep-metadata` (ICCP and EXIF chunks,
+    /// written by libwebpmux).
+    var metadata = KeptMetadata.none
 
     var format: ImageFormat { .webp }
 
@@ -16,10 +19,14 @@ struct WebPEncoder: ImageEncoding {
 
     func encode(_ image: RGBAImage) throws(EncodeError) -> Data {
         try checkSize(of: image, limit: Self.maxSide)
-        try EncoderCall.load(.webp, for: .webp)
+        try EncoderCall.load(metadata.isEmpty ? .webp : .webpMux, for: .webp)
         return try image.pixels.withUnsafeBufferPointer { rgba throws(EncodeError) in
             try EncoderCall.run(.webp) { out, message, size in
-                imgfetch_webp_encode(rgba.baseAddress, UInt32(image.width), UInt32(image.height), Float(clampedQuality(quality)), lossless ? 1 : 0, out, message, size)
+                metadata.withCMetadata { metadata in
+                    imgfetch_webp_encode(
+                        rgba.baseAddress, UInt32(image.width), UInt32(image.height), Float(clampedQuality(quality)), lossless ? 1 : 0,
+                        metadata, out, message, size)
+                }
             }
         }
     }

@@ -1,0 +1,96 @@
+import Foundation
+import XCTest
+
+/// `--keep-metadata`: a still variant in each output format carries its original's ICC profile and
+/// its EXIF with the orientation reset to 1; without the flag it carries neither. Read back by
+/// exiftool, which reads all four formats.
+final class KeepMetadataTests: EndToEndTestCase {
+    /// icc.jpg (an RGB profile) with orientation-6.jpg's EXIF segment (orientation 6) after its SOI:
+    /// 64×48 stored, 48×64 upright.
+    private func servedTaggedJPEG() throws -> (profile: Data, name: String) {
+        let exifSource = try fixture("orientation-6.jpg")
+        let segmentLength = Int(exifSource[4]) << 8 | Int(exifSource[5])
+        XCTAssertEqual(exifSource[2...3], Data([0xFF, 0xE1]))
+        let app1 = exifSource[2..<(4 + segmentLength)]
+        let icc = try fixture("icc.jpg")
+        try (icc.prefix(2) + app1 + icc.dropFirst(2)).write(to: served.appendingPathComponent("tagged.jpg"))
+        XCTAssertEqual(try exiftool(["-n", "-s3", "-Orientation"], served.appendingPathComponent("tagged.jpg")), "6")
+        let profile = try exiftoolBytes(["-b", "-ICC_Profile"], served.appendingPathComponent("tagged.jpg"))
+        XCTAssertGreaterThan(profile.count, 128)
+        return (profile, "tagged.jpg")
+    }
+
+    func testEachFormatKeepsTheProfileAndTheEXIFUprightOnlyWhenAsked() throws {
+        let (profile, name) = try servedTaggedJPEG()
+        for format in ["jpeg", "png", "webp", "avif"] {
+            let kept = try getJSON(["--resize", "24x", "--format", format, "--keep-metadata", url("/\(name)")])
+            let quality = format == "png" ? "" : format == "avif" ? " q50" : " q80"
+            XCTAssertEqual(kept["variant"] as? String, "24x \(format)\(quality) keep-metadata")
+            XCTAssertEqual([kept["width"] as? Int, kept["height"] as? Int], [24, 32], format)
+            let keptFile = URL(fileURLWithPath: try XCTUnwrap(kept["path"] as? String))
+            XCTAssertEqual(try exiftoolBytes(["-b", "-ICC_Profile"], keptFile), profile, format)
+            XCTAssertEqual(try exiftool(["-n", "-s3", "-Orientation"], keptFile), "1", format)
+
+            let plain = try getJSON(["--resize", "24x", "--format", format, url("/\(name)")])
+            XCTAssertEqual(plain["variant"] as? String, "24x \(format)\(quality)")
+            let plainFile = URL(fileURLWithPath: try XCTUnwrap(plain["path"] as? String))
+            XCTAssertNotEqual(plainFile, keptFile, "kept and stripped are two variants")
+            XCTAssertEqual(try exiftoolBytes(["-b", "-ICC_Profile"], plainFile), Data(), format)
+            XCTAssertEqual(try exiftool(["-n", "-s3", "-Orientation"], plainFile), "", format)
+            XCTAssertEqual(try exiftool(["-s3", "-EXIF:all"], plainFile), "", format)
+        }
+        XCTAssertEqual(try requests("/\(name)"), 1)
+    }
+
+    /// The kept profile describes the pixels: they stay in its space, as the original's are, rather
+    /// than being converted to sRGB under a profile that no longer fits them. A flat green in
+    /// icc.jpg's Adobe RGB profile, which sRGB would turn into about (0, 161, 48).
+    func testKeptProfileLeavesThePixelsInItsSpace() throws {
+        let profile = directory.path("adobe.icc")
+        try exiftoolBytes(["-b", "-ICC_Profile"], Self.fixtures.appendingPathComponent("icc.jpg")).write(to: profile)
+        let flat = directory.path("flat.jpg")
+        let made = try Shell.run(
+            "convert -size 64x48 'xc:rgb(60,160,60)' -quality 95 \(Shell.quote(flat.path)) && "
+                + "convert \(Shell.quote(flat.path)) -profile \(Shell.quote(profile.path)) \(Shell.quote(served.appendingPathComponent("flat.jpg").path))")
+        XCTAssertEqual(made.status, 0, made.stderr)
+        let kept = try getJSON(["--resize", "24x", "--format", "png", "--keep-metadata", url("/flat.jpg")])
+        let plain = try getJSON(["--resize", "24x", "--format", "png", url("/flat.jpg")])
+        let keptGreen = try pixel(of: try XCTUnwrap(kept["path"] as? String))
+        let plainGreen = try pixel(of: try XCTUnwrap(plain["path"] as? String))
+        for (value, expected) in zip(keptGreen, [60, 160, 60]) { XCTAssertEqual(Double(value), Double(expected), accuracy: 3, "kept: \(keptGreen)") }
+        XCTAssertGreaterThan(abs(plainGreen[0] - 60), 30, "stripped: converted to sRGB, \(plainGreen)")
+    }
+
+    func testKeepMetadataAloneIsAUsageError() throws {
+        let result = try imgfetch(["get", "--keep-metadata", url("/photo.jpg")])
+        XCTAssertEqual(result.status, 2, result.stderr)
+        XCTAssertTrue(result.stderr.contains("--keep-metadata changes nothing alone"), result.stderr)
+        XCTAssertEqual(try requests("/photo.jpg"), 0)
+    }
+
+    private func getJSON(_ arguments: [String], file: StaticString = #filePath, line: UInt = #line) throws -> [String: Any] {
+        let result = try imgfetch(["get", "--json"] + arguments)
+        XCTAssertEqual(result.status, 0, result.stderr, file: file, line: line)
+        return try XCTUnwrap(jsonObjects(result.stdout, file: file, line: line).first, file: file, line: line)
+    }
+
+    private func exiftool(_ arguments: [String], _ file: URL) throws -> String {
+        let result = try Shell.run("exiftool \(arguments.map(Shell.quote).joined(separator: " ")) \(Shell.quote(file.path))")
+        XCTAssertEqual(result.status, 0, result.stderr)
+        return result.stdout.trimmingCharacters(in: .whitespacesAndNewlines)
+    }
+
+    private func exiftoolBytes(_ arguments: [String], _ file: URL) throws -> Data {
+        let out = directory.path("exiftool.out")
+        let result = try Shell.run("exiftool \(arguments.map(Shell.quote).joined(separator: " ")) \(Shell.quote(file.path)) > \(Shell.quote(out.path))")
+        XCTAssertEqual(result.status, 0, result.stderr)
+        return try Data(contentsOf: out)
+    }
+
+    /// The pixel at (8, 8) as ImageMagick reads it (ignoring any profile): red, green, blue.
+    private func pixel(of path: String) throws -> [Int] {
+        let result = try Shell.run("convert \(Shell.quote(path)) -format '%[fx:int(255*p{8,8}.r+0.5)] %[fx:int(255*p{8,8}.g+0.5)] %[fx:int(255*p{8,8}.b+0.5)]' info:")
+        XCTAssertEqual(result.status, 0, result.stderr)
+        return result.stdout.split(separator: " ").compactMap { Int($0) }
+    }
+}
