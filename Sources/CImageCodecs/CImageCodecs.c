@@ -8,19 +8,17 @@
 // --- libpng ---
 
 static struct group png = {PTHREAD_ONCE_INIT, "", 0};
+// libpng, as (member of png_api, symbol).
+#define PNG_SYMBOLS(X)                                           \
+    X(begin_read_from_memory, png_image_begin_read_from_memory)  \
+    X(finish_read, png_image_finish_read)                        \
+    X(image_free, png_image_free)
 static struct {
-    int (*begin_read_from_memory)(png_imagep, png_const_voidp, size_t);
-    int (*finish_read)(png_imagep, png_const_colorp, void *, png_int_32, void *);
-    void (*image_free)(png_imagep);
+    PNG_SYMBOLS(IMGFETCH_POINTER)
 } png_api;
 
 static void load_png(void) {
-    const struct imgfetch_symbol symbols[] = {
-        {(void **)&png_api.begin_read_from_memory, "png_image_begin_read_from_memory"},
-        {(void **)&png_api.finish_read, "png_image_finish_read"},
-        {(void **)&png_api.image_free, "png_image_free"},
-    };
-    LOAD(png, "libpng16.so.16", "libpng16-16", symbols);
+    LOAD(png, IMGFETCH_PNG_LIBRARY, "libpng16-16", png_api, PNG_SYMBOLS);
     png.loaded = 1;
 }
 LOADER(png, png)
@@ -37,42 +35,30 @@ void imgfetch_png_image_free(png_imagep image) { png_api.image_free(image); }
 // --- libjpeg-turbo: TurboJPEG, and libjpeg's scanline API for verification ---
 
 static struct group jpeg = {PTHREAD_ONCE_INIT, "", 0};
+// libturbojpeg, as (member of jpeg_api, symbol).
+#define TURBOJPEG_SYMBOLS(X)              \
+    X(init_decompress, tjInitDecompress)  \
+    X(decompress2, tjDecompress2)         \
+    X(destroy, tjDestroy)                 \
+    X(get_error_code, tjGetErrorCode)     \
+    X(get_error_str2, tjGetErrorStr2)
+// libjpeg, as (member of jpeg_api, symbol).
+#define JPEG_SYMBOLS(X)                             \
+    X(std_error, jpeg_std_error)                    \
+    X(create_decompress, jpeg_CreateDecompress)     \
+    X(mem_src, jpeg_mem_src)                        \
+    X(read_header, jpeg_read_header)                \
+    X(start_decompress, jpeg_start_decompress)      \
+    X(read_scanlines, jpeg_read_scanlines)          \
+    X(finish_decompress, jpeg_finish_decompress)    \
+    X(destroy_decompress, jpeg_destroy_decompress)
 static struct {
-    tjhandle (*init_decompress)(void);
-    int (*decompress2)(tjhandle, const unsigned char *, unsigned long, unsigned char *, int, int, int, int, int);
-    int (*destroy)(tjhandle);
-    int (*get_error_code)(tjhandle);
-    char *(*get_error_str2)(tjhandle);
-    struct jpeg_error_mgr *(*std_error)(struct jpeg_error_mgr *);
-    void (*create_decompress)(j_decompress_ptr, int, size_t);
-    void (*mem_src)(j_decompress_ptr, const unsigned char *, unsigned long);
-    int (*read_header)(j_decompress_ptr, boolean);
-    boolean (*start_decompress)(j_decompress_ptr);
-    JDIMENSION (*read_scanlines)(j_decompress_ptr, JSAMPARRAY, JDIMENSION);
-    boolean (*finish_decompress)(j_decompress_ptr);
-    void (*destroy_decompress)(j_decompress_ptr);
+    TURBOJPEG_SYMBOLS(IMGFETCH_POINTER) JPEG_SYMBOLS(IMGFETCH_POINTER)
 } jpeg_api;
 
 static void load_jpeg(void) {
-    const struct imgfetch_symbol turbo[] = {
-        {(void **)&jpeg_api.init_decompress, "tjInitDecompress"},
-        {(void **)&jpeg_api.decompress2, "tjDecompress2"},
-        {(void **)&jpeg_api.destroy, "tjDestroy"},
-        {(void **)&jpeg_api.get_error_code, "tjGetErrorCode"},
-        {(void **)&jpeg_api.get_error_str2, "tjGetErrorStr2"},
-    };
-    const struct imgfetch_symbol scanlines[] = {
-        {(void **)&jpeg_api.std_error, "jpeg_std_error"},
-        {(void **)&jpeg_api.create_decompress, "jpeg_CreateDecompress"},
-        {(void **)&jpeg_api.mem_src, "jpeg_mem_src"},
-        {(void **)&jpeg_api.read_header, "jpeg_read_header"},
-        {(void **)&jpeg_api.start_decompress, "jpeg_start_decompress"},
-        {(void **)&jpeg_api.read_scanlines, "jpeg_read_scanlines"},
-        {(void **)&jpeg_api.finish_decompress, "jpeg_finish_decompress"},
-        {(void **)&jpeg_api.destroy_decompress, "jpeg_destroy_decompress"},
-    };
-    LOAD(jpeg, "libturbojpeg.so.0", "libturbojpeg0", turbo);
-    LOAD(jpeg, "libjpeg.so.62", "libjpeg62-turbo", scanlines);
+    LOAD(jpeg, IMGFETCH_JPEG_LIBRARY, "libturbojpeg0", jpeg_api, TURBOJPEG_SYMBOLS);
+    LOAD(jpeg, "libjpeg.so.62", "libjpeg62-turbo", jpeg_api, JPEG_SYMBOLS);
     jpeg.loaded = 1;
 }
 LOADER(jpeg, jpeg)
@@ -132,34 +118,26 @@ int imgfetch_jpeg_decode_discarding(const unsigned char *data, unsigned long siz
 // --- libwebp and libwebpdemux ---
 
 static struct group webp = {PTHREAD_ONCE_INIT, "", 0};
+// libwebp, as (member of webp_api, symbol).
+#define WEBP_SYMBOLS(X)                                    \
+    X(init_decoder_config, WebPInitDecoderConfigInternal)  \
+    X(decode, WebPDecode)                                  \
+    X(free_dec_buffer, WebPFreeDecBuffer)
+// libwebpdemux, as (member of webp_api, symbol).
+#define WEBP_DEMUX_SYMBOLS(X)                                 \
+    X(anim_options_init, WebPAnimDecoderOptionsInitInternal)  \
+    X(anim_new, WebPAnimDecoderNewInternal)                   \
+    X(anim_has_more_frames, WebPAnimDecoderHasMoreFrames)     \
+    X(anim_get_next, WebPAnimDecoderGetNext)                  \
+    X(anim_delete, WebPAnimDecoderDelete)                     \
+    X(anim_get_info, WebPAnimDecoderGetInfo)
 static struct {
-    int (*init_decoder_config)(WebPDecoderConfig *, int);
-    VP8StatusCode (*decode)(const uint8_t *, size_t, WebPDecoderConfig *);
-    void (*free_dec_buffer)(WebPDecBuffer *);
-    int (*anim_options_init)(WebPAnimDecoderOptions *, int);
-    WebPAnimDecoder *(*anim_new)(const WebPData *, const WebPAnimDecoderOptions *, int);
-    int (*anim_has_more_frames)(const WebPAnimDecoder *);
-    int (*anim_get_next)(WebPAnimDecoder *, uint8_t **, int *);
-    void (*anim_delete)(WebPAnimDecoder *);
-    int (*anim_get_info)(const WebPAnimDecoder *, WebPAnimInfo *);
+    WEBP_SYMBOLS(IMGFETCH_POINTER) WEBP_DEMUX_SYMBOLS(IMGFETCH_POINTER)
 } webp_api;
 
 static void load_webp(void) {
-    const struct imgfetch_symbol decoder[] = {
-        {(void **)&webp_api.init_decoder_config, "WebPInitDecoderConfigInternal"},
-        {(void **)&webp_api.decode, "WebPDecode"},
-        {(void **)&webp_api.free_dec_buffer, "WebPFreeDecBuffer"},
-    };
-    const struct imgfetch_symbol animation[] = {
-        {(void **)&webp_api.anim_options_init, "WebPAnimDecoderOptionsInitInternal"},
-        {(void **)&webp_api.anim_new, "WebPAnimDecoderNewInternal"},
-        {(void **)&webp_api.anim_has_more_frames, "WebPAnimDecoderHasMoreFrames"},
-        {(void **)&webp_api.anim_get_next, "WebPAnimDecoderGetNext"},
-        {(void **)&webp_api.anim_delete, "WebPAnimDecoderDelete"},
-        {(void **)&webp_api.anim_get_info, "WebPAnimDecoderGetInfo"},
-    };
-    LOAD(webp, "libwebp.so.7", "libwebp7", decoder);
-    LOAD(webp, "libwebpdemux.so.2", "libwebpdemux2", animation);
+    LOAD(webp, IMGFETCH_WEBP_LIBRARY, "libwebp7", webp_api, WEBP_SYMBOLS);
+    LOAD(webp, "libwebpdemux.so.2", "libwebpdemux2", webp_api, WEBP_DEMUX_SYMBOLS);
     webp.loaded = 1;
 }
 LOADER(webp, webp)
@@ -189,37 +167,26 @@ int imgfetch_WebPAnimDecoderGetInfo(const WebPAnimDecoder *decoder, WebPAnimInfo
 // --- giflib ---
 
 static struct group gif = {PTHREAD_ONCE_INIT, "", 0};
+// giflib, as (member of gif_api, symbol).
+#define GIF_SYMBOLS(X)                                  \
+    X(open, DGifOpen)                                   \
+    X(slurp, DGifSlurp)                                 \
+    X(close_file, DGifCloseFile)                        \
+    X(saved_extension_to_gcb, DGifSavedExtensionToGCB)  \
+    X(error_string, GifErrorString)                     \
+    X(get_record_type, DGifGetRecordType)               \
+    X(get_image_desc, DGifGetImageDesc)                 \
+    X(get_line, DGifGetLine)                            \
+    X(get_extension, DGifGetExtension)                  \
+    X(get_extension_next, DGifGetExtensionNext)         \
+    X(get_code, DGifGetCode)                            \
+    X(get_code_next, DGifGetCodeNext)
 static struct {
-    GifFileType *(*open)(void *, InputFunc, int *);
-    int (*slurp)(GifFileType *);
-    int (*close_file)(GifFileType *, int *);
-    int (*saved_extension_to_gcb)(GifFileType *, int, GraphicsControlBlock *);
-    const char *(*error_string)(int);
-    int (*get_record_type)(GifFileType *, GifRecordType *);
-    int (*get_image_desc)(GifFileType *);
-    int (*get_line)(GifFileType *, GifPixelType *, int);
-    int (*get_extension)(GifFileType *, int *, GifByteType **);
-    int (*get_extension_next)(GifFileType *, GifByteType **);
-    int (*get_code)(GifFileType *, int *, GifByteType **);
-    int (*get_code_next)(GifFileType *, GifByteType **);
+    GIF_SYMBOLS(IMGFETCH_POINTER)
 } gif_api;
 
 static void load_gif(void) {
-    const struct imgfetch_symbol symbols[] = {
-        {(void **)&gif_api.open, "DGifOpen"},
-        {(void **)&gif_api.slurp, "DGifSlurp"},
-        {(void **)&gif_api.close_file, "DGifCloseFile"},
-        {(void **)&gif_api.saved_extension_to_gcb, "DGifSavedExtensionToGCB"},
-        {(void **)&gif_api.error_string, "GifErrorString"},
-        {(void **)&gif_api.get_record_type, "DGifGetRecordType"},
-        {(void **)&gif_api.get_image_desc, "DGifGetImageDesc"},
-        {(void **)&gif_api.get_line, "DGifGetLine"},
-        {(void **)&gif_api.get_extension, "DGifGetExtension"},
-        {(void **)&gif_api.get_extension_next, "DGifGetExtensionNext"},
-        {(void **)&gif_api.get_code, "DGifGetCode"},
-        {(void **)&gif_api.get_code_next, "DGifGetCodeNext"},
-    };
-    LOAD(gif, "libgif.so.7", "libgif7", symbols);
+    LOAD(gif, IMGFETCH_GIF_LIBRARY, "libgif7", gif_api, GIF_SYMBOLS);
     gif.loaded = 1;
 }
 LOADER(gif, gif)

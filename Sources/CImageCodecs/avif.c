@@ -6,29 +6,22 @@
 #include <stdlib.h>
 
 static struct group avif = {PTHREAD_ONCE_INIT, "", 0};
+// libavif, as (member of avif_api, symbol).
+#define AVIF_SYMBOLS(X)                           \
+    X(decoder_create, avifDecoderCreate)          \
+    X(decoder_destroy, avifDecoderDestroy)        \
+    X(set_io_memory, avifDecoderSetIOMemory)      \
+    X(parse, avifDecoderParse)                    \
+    X(next_image, avifDecoderNextImage)           \
+    X(rgb_set_defaults, avifRGBImageSetDefaults)  \
+    X(yuv_to_rgb, avifImageYUVToRGB)              \
+    X(result_to_string, avifResultToString)
 static struct {
-    avifDecoder *(*decoder_create)(void);
-    void (*decoder_destroy)(avifDecoder *);
-    avifResult (*set_io_memory)(avifDecoder *, const uint8_t *, size_t);
-    avifResult (*parse)(avifDecoder *);
-    avifResult (*next_image)(avifDecoder *);
-    void (*rgb_set_defaults)(avifRGBImage *, const avifImage *);
-    avifResult (*yuv_to_rgb)(const avifImage *, avifRGBImage *);
-    const char *(*result_to_string)(avifResult);
+    AVIF_SYMBOLS(IMGFETCH_POINTER)
 } avif_api;
 
 static void load_avif(void) {
-    const struct imgfetch_symbol symbols[] = {
-        {(void **)&avif_api.decoder_create, "avifDecoderCreate"},
-        {(void **)&avif_api.decoder_destroy, "avifDecoderDestroy"},
-        {(void **)&avif_api.set_io_memory, "avifDecoderSetIOMemory"},
-        {(void **)&avif_api.parse, "avifDecoderParse"},
-        {(void **)&avif_api.next_image, "avifDecoderNextImage"},
-        {(void **)&avif_api.rgb_set_defaults, "avifRGBImageSetDefaults"},
-        {(void **)&avif_api.yuv_to_rgb, "avifImageYUVToRGB"},
-        {(void **)&avif_api.result_to_string, "avifResultToString"},
-    };
-    LOAD(avif, "libavif.so.15", "libavif15", symbols);
+    LOAD(avif, IMGFETCH_AVIF_LIBRARY, "libavif15", avif_api, AVIF_SYMBOLS);
     avif.loaded = 1;
 }
 LOADER(avif, avif)

@@ -14,9 +14,10 @@ struct group {
     int loaded;
 };
 
-#define LOAD(group, soname, package, symbols)                                      \
-    if (!imgfetch_load_library(soname, "Debian package " package, symbols,           \
-                               sizeof symbols / sizeof *symbols, group.error, sizeof group.error)) \
+/// Loads `soname` and the functions `LIST` names into `api` (see CLibraryLoading.h); on failure
+/// leaves the reason in `group` and returns from the load function.
+#define LOAD(group, soname, package, api, LIST)                                                  \
+    if (!IMGFETCH_LOAD_LIBRARY(api, LIST, soname, "Debian package " package, group.error, sizeof group.error)) \
         return
 
 #define LOADER(name, group)                                     \

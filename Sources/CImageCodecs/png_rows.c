@@ -20,21 +20,18 @@
 #endif
 
 static struct group deflate = {PTHREAD_ONCE_INIT, "", 0};
+// libdeflate, as (member of deflate_api, symbol).
+#define DEFLATE_SYMBOLS(X)                                \
+    X(alloc_decompressor, libdeflate_alloc_decompressor)  \
+    X(zlib_decompress, libdeflate_zlib_decompress)        \
+    X(free_decompressor, libdeflate_free_decompressor)    \
+    X(crc32, libdeflate_crc32)
 static struct {
-    struct libdeflate_decompressor *(*alloc_decompressor)(void);
-    enum libdeflate_result (*zlib_decompress)(struct libdeflate_decompressor *, const void *, size_t, void *, size_t, size_t *);
-    void (*free_decompressor)(struct libdeflate_decompressor *);
-    uint32_t (*crc32)(uint32_t, const void *, size_t);
+    DEFLATE_SYMBOLS(IMGFETCH_POINTER)
 } deflate_api;
 
 static void load_deflate(void) {
-    const struct imgfetch_symbol symbols[] = {
-        {(void **)&deflate_api.alloc_decompressor, "libdeflate_alloc_decompressor"},
-        {(void **)&deflate_api.zlib_decompress, "libdeflate_zlib_decompress"},
-        {(void **)&deflate_api.free_decompressor, "libdeflate_free_decompressor"},
-        {(void **)&deflate_api.crc32, "libdeflate_crc32"},
-    };
-    LOAD(deflate, "libdeflate.so.0", "libdeflate0", symbols);
+    LOAD(deflate, "libdeflate.so.0", "libdeflate0", deflate_api, DEFLATE_SYMBOLS);
     deflate.loaded = 1;
 }
 LOADER(deflate, deflate)

@@ -7,19 +7,17 @@
 #include <zlib.h>
 
 static struct group zlib = {PTHREAD_ONCE_INIT, "", 0};
+// zlib, as (member of zlib_api, symbol).
+#define ZLIB_SYMBOLS(X)            \
+    X(inflate_init, inflateInit_)  \
+    X(inflate, inflate)            \
+    X(inflate_end, inflateEnd)
 static struct {
-    int (*inflate_init)(z_streamp, const char *, int);
-    int (*inflate)(z_streamp, int);
-    int (*inflate_end)(z_streamp);
+    ZLIB_SYMBOLS(IMGFETCH_POINTER)
 } zlib_api;
 
 static void load_zlib(void) {
-    const struct imgfetch_symbol symbols[] = {
-        {(void **)&zlib_api.inflate_init, "inflateInit_"},
-        {(void **)&zlib_api.inflate, "inflate"},
-        {(void **)&zlib_api.inflate_end, "inflateEnd"},
-    };
-    LOAD(zlib, "libz.so.1", "zlib1g", symbols);
+    LOAD(zlib, "libz.so.1", "zlib1g", zlib_api, ZLIB_SYMBOLS);
     zlib.loaded = 1;
 }
 LOADER(zlib, zlib)

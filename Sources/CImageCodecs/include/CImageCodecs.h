@@ -20,10 +20,16 @@
 /// Each loads its libraries once per process (thread-safe) and returns NULL on success, or a
 /// message saying why they could not be loaded. A group's functions may be called only after
 /// its load succeeded.
+/// Each group's IMGFETCH_..._LIBRARY is the file it loads first, which the format's spec names
+/// (Decode/*/...Format.swift).
 const char *imgfetch_png_load(void);
 const char *imgfetch_jpeg_load(void);   // libturbojpeg and libjpeg
 const char *imgfetch_webp_load(void);   // libwebp and libwebpdemux
 const char *imgfetch_gif_load(void);
+#define IMGFETCH_PNG_LIBRARY "libpng16.so.16"
+#define IMGFETCH_JPEG_LIBRARY "libturbojpeg.so.0"
+#define IMGFETCH_WEBP_LIBRARY "libwebp.so.7"
+#define IMGFETCH_GIF_LIBRARY "libgif.so.7"
 const char *imgfetch_zlib_load(void);   // libz, in zlib.c
 
 /// Inflates the zlib stream of `size` bytes at `data` into `output` (`capacity` bytes). Returns the
@@ -95,6 +101,10 @@ const char *imgfetch_avif_load(void);  // libavif
 const char *imgfetch_heif_load(void);  // libheif (which brings libde265)
 const char *imgfetch_jxl_load(void);   // libjxl and libjxl_threads
 const char *imgfetch_tiff_load(void);  // libtiff
+#define IMGFETCH_AVIF_LIBRARY "libavif.so.15"
+#define IMGFETCH_HEIF_LIBRARY "libheif.so.1"
+#define IMGFETCH_JXL_LIBRARY "libjxl.so.0.7"
+#define IMGFETCH_TIFF_LIBRARY "libtiff.so.6"
 
 /// The first frame to RGBA; with `every_frame`, the later frames of a sequence too (not kept).
 /// With `rgba` NULL every frame is decoded and none converted to RGB (verification).
