@@ -5,17 +5,8 @@ import FoundationEssentials
 ///
 /// A value type holding `Sendable` decoders: safe to use from any number of threads at once.
 public struct DecoderRegistry: Sendable {
-    /// JPEG (libjpeg-turbo), PNG and animated PNG (libpng), GIF (giflib), WebP (libwebp), AVIF
-    /// (libavif), HEIC (libheif), JPEG XL (libjxl) and TIFF (libtiff); BMP and ICO by imgfetch's
-    /// own parsers.
-    public static let standard = DecoderRegistry(decoders: [
-        JPEGDecoder(), PNGDecoder(), GIFDecoder(), WebPDecoder(),
-        AVIFDecoder(),
-        HEICDecoder(),
-        JXLDecoder(),
-        TIFFDecoder(),
-        BMPDecoder(), ICODecoder(),
-    ])
+    /// The decoder of every format in `ImageFormatSpec.all` that has one.
+    public static let standard = DecoderRegistry(decoders: ImageFormatSpec.all.compactMap(\.decoder))
 
     /// One decoder per format. A list, not a dictionary: four entries are found as fast by a scan,
     /// and every loader builds a registry, so a cache hit would pay for a dictionary's generic
