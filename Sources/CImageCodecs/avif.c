@@ -1,5 +1,5 @@
 // libavif (with dav1d): AVIF stills and image sequences.
-#include "CImageCodecs.h"
+#include "imgfetch_avif.h"
 #include "codec_group.h"
 
 #include <avif/avif.h>

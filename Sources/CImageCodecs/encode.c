@@ -1,6 +1,6 @@
 // The encoders: libjpeg (libjpeg-turbo's libjpeg API), libwebp and libwebpmux's WebPAnimEncoder
 // (PNG's is png_encode.c). Each group loads at the first image encoded in its format.
-#include "CImageCodecs.h"
+#include "imgfetch_jpeg.h"
 #include "codec_group.h"
 
 #include <setjmp.h>

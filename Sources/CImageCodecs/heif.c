@@ -1,5 +1,5 @@
 // libheif (HEVC through libde265): the primary image of a HEIC/HEIF file.
-#include "CImageCodecs.h"
+#include "imgfetch_heif.h"
 #include "codec_group.h"
 
 #include <libheif/heif.h>

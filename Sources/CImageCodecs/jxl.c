@@ -1,5 +1,5 @@
 // libjxl and libjxl_threads: JPEG XL stills and animations.
-#include "CImageCodecs.h"
+#include "imgfetch_jxl.h"
 #include "codec_group.h"
 
 #include <jxl/decode.h>

@@ -5,7 +5,7 @@
 // while Paeth with Z_RLE took 3-4 ms and wrote files 0.2-5% larger (a flat logo came out smaller);
 // measured on the benchmark corpus' photo, posterised GIF and a flat drawing (libpng 1.6.39,
 // zlib 1.2.13).
-#include "CImageCodecs.h"
+#include "imgfetch_png.h"
 #include "codec_group.h"
 
 #include <setjmp.h>

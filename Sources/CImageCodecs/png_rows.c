@@ -8,7 +8,7 @@
 // Only 8-bit, non-interlaced gray, gray + alpha, RGB and RGBA come here (PNGImageData.swift says
 // which files), and only the well-formed: anything this reader does not take (a CRC or stream
 // error, data that ends early or runs on) is left to libpng, which reads it or says what is wrong.
-#include "CImageCodecs.h"
+#include "imgfetch_png.h"
 #include "codec_group.h"
 
 #include <libdeflate.h>

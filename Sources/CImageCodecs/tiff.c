@@ -1,7 +1,7 @@
 // libtiff: the first page of a TIFF file, read from memory: 8-bit strips straight into RGBA, the
 // samples libtiff's RGBA reader refuses (10-, 12-, 32-bit, float) by tiff_samples.c, the rest by
 // TIFFReadRGBAImage.
-#include "CImageCodecs.h"
+#include "imgfetch_tiff.h"
 #include "codec_group.h"
 
 #include <stdarg.h>

@@ -3,8 +3,9 @@ import Glibc
 #endif
 
 extension CodecLibraries {
-    /// The `Accept` header of a request that names none: the newer formats whose libraries are
-    /// installed, then WebP, then any image. Worked out once per process, at the first download.
+    /// The `Accept` header of a request that names none: the formats with an `AcceptToken` whose
+    /// libraries are installed, by rank (the newer formats, then WebP), then any image. Worked out
+    /// once per process, at the first download.
     static let acceptHeader: String = {
         let named = ImageFormatSpec.all.compactMap { spec -> AcceptToken? in
             guard let token = spec.accept, spec.library.map({ isInstalled($0.file) }) ?? true else { return nil }
