@@ -5,7 +5,6 @@
 #include <avif/avif.h>
 #include <stdlib.h>
 
-static struct group avif = {PTHREAD_ONCE_INIT, "", 0};
 // libavif, as (member of avif_api, symbol).
 #define AVIF_SYMBOLS(X)                           \
     X(decoder_create, avifDecoderCreate)          \
@@ -16,15 +15,7 @@ static struct group avif = {PTHREAD_ONCE_INIT, "", 0};
     X(rgb_set_defaults, avifRGBImageSetDefaults)  \
     X(yuv_to_rgb, avifImageYUVToRGB)              \
     X(result_to_string, avifResultToString)
-static struct {
-    AVIF_SYMBOLS(IMGFETCH_POINTER)
-} avif_api;
-
-static void load_avif(void) {
-    LOAD(avif, IMGFETCH_AVIF_LIBRARY, "libavif15", avif_api, AVIF_SYMBOLS);
-    avif.loaded = 1;
-}
-LOADER(avif, avif)
+LIBRARY_GROUP(avif, AVIF_SYMBOLS, IMGFETCH_AVIF_LIBRARY, "libavif15")
 
 static int avif_message(avifResult result, char *message, size_t message_size) {
     imgfetch_copy_message(message, message_size, avif_api.result_to_string(result), "libavif cannot decode it");

@@ -7,7 +7,6 @@
 #include <stdlib.h>
 #include <unistd.h>
 
-static struct group avif_encoder = {PTHREAD_ONCE_INIT, "", 0};
 // libavif, as (member of avif_encoder_api, symbol).
 #define AVIF_ENCODER_SYMBOLS(X)                   \
     X(create, avifEncoderCreate)                  \
@@ -19,15 +18,7 @@ static struct group avif_encoder = {PTHREAD_ONCE_INIT, "", 0};
     X(rgb_to_yuv, avifImageRGBToYUV)              \
     X(rw_data_free, avifRWDataFree)               \
     X(result_to_string, avifResultToString)
-static struct {
-    AVIF_ENCODER_SYMBOLS(IMGFETCH_POINTER)
-} avif_encoder_api;
-
-static void load_avif_encoder(void) {
-    LOAD(avif_encoder, "libavif.so.15", "libavif15", avif_encoder_api, AVIF_ENCODER_SYMBOLS);
-    avif_encoder.loaded = 1;
-}
-LOADER(avif_encoder, avif_encoder)
+LIBRARY_GROUP(avif_encoder, AVIF_ENCODER_SYMBOLS, "libavif.so.15", "libavif15")
 
 int imgfetch_avif_encode(const uint8_t *rgba, uint32_t width, uint32_t height, int quality, int effort, int has_alpha,
                          struct imgfetch_encoded *out, char *message, size_t message_size) {

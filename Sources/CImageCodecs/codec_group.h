@@ -20,6 +20,19 @@ struct group {
     if (!IMGFETCH_LOAD_LIBRARY(api, LIST, soname, "Debian package " package, group.error, sizeof group.error)) \
         return
 
+/// A group of one library: `name##_api`, the struct of the functions `LIST` names, and
+/// imgfetch_##name##_load, which loads `soname` and resolves them once per process.
+#define LIBRARY_GROUP(name, LIST, soname, package)         \
+    static struct group name = {PTHREAD_ONCE_INIT, "", 0}; \
+    static struct {                                        \
+        LIST(IMGFETCH_POINTER)                             \
+    } name##_api;                                          \
+    static void load_##name(void) {                        \
+        LOAD(name, soname, package, name##_api, LIST);     \
+        name.loaded = 1;                                   \
+    }                                                      \
+    LOADER(name, name)
+
 #define LOADER(name, group)                                     \
     const char *imgfetch_##name##_load(void) {                  \
         pthread_once(&group.once, load_##name);                 \

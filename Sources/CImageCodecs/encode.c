@@ -16,7 +16,6 @@ void imgfetch_encoded_free(struct imgfetch_encoded *encoded) {
 
 // --- JPEG (libjpeg) ---
 
-static struct group jpeg_encoder = {PTHREAD_ONCE_INIT, "", 0};
 // libjpeg, as (member of jpeg_encoder_api, symbol).
 #define JPEG_ENCODER_SYMBOLS(X)                     \
     X(std_error, jpeg_std_error)                    \
@@ -29,15 +28,7 @@ static struct group jpeg_encoder = {PTHREAD_ONCE_INIT, "", 0};
     X(write_scanlines, jpeg_write_scanlines)        \
     X(finish_compress, jpeg_finish_compress)        \
     X(destroy_compress, jpeg_destroy_compress)
-static struct {
-    JPEG_ENCODER_SYMBOLS(IMGFETCH_POINTER)
-} jpeg_encoder_api;
-
-static void load_jpeg_encoder(void) {
-    LOAD(jpeg_encoder, "libjpeg.so.62", "libjpeg62-turbo", jpeg_encoder_api, JPEG_ENCODER_SYMBOLS);
-    jpeg_encoder.loaded = 1;
-}
-LOADER(jpeg_encoder, jpeg_encoder)
+LIBRARY_GROUP(jpeg_encoder, JPEG_ENCODER_SYMBOLS, "libjpeg.so.62", "libjpeg62-turbo")
 
 // Everything a compression touches lives here, in the caller's frame: the function that calls
 // setjmp changes none of its own locals, so none is indeterminate after libjpeg's longjmp.
@@ -110,7 +101,6 @@ int imgfetch_jpeg_encode(const uint8_t *rgbx, uint32_t width, uint32_t height, i
 
 // --- WebP (libwebp) and animated WebP (libwebpmux) ---
 
-static struct group webp_encoder = {PTHREAD_ONCE_INIT, "", 0};
 // libwebp, as (member of webp_encoder_api, symbol).
 #define WEBP_ENCODER_SYMBOLS(X)                    \
     X(config_init, WebPConfigInitInternal)         \
@@ -122,15 +112,7 @@ static struct group webp_encoder = {PTHREAD_ONCE_INIT, "", 0};
     X(memory_write, WebPMemoryWrite)               \
     X(memory_writer_clear, WebPMemoryWriterClear)  \
     X(free, WebPFree)
-static struct {
-    WEBP_ENCODER_SYMBOLS(IMGFETCH_POINTER)
-} webp_encoder_api;
-
-static void load_webp_encoder(void) {
-    LOAD(webp_encoder, "libwebp.so.7", "libwebp7", webp_encoder_api, WEBP_ENCODER_SYMBOLS);
-    webp_encoder.loaded = 1;
-}
-LOADER(webp_encoder, webp_encoder)
+LIBRARY_GROUP(webp_encoder, WEBP_ENCODER_SYMBOLS, "libwebp.so.7", "libwebp7")
 
 static const char *webp_error(WebPEncodingError error) {
     switch (error) {

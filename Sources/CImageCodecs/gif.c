@@ -2,7 +2,6 @@
 #include "imgfetch_gif.h"
 #include "codec_group.h"
 
-static struct group gif = {PTHREAD_ONCE_INIT, "", 0};
 // giflib, as (member of gif_api, symbol).
 #define GIF_SYMBOLS(X)                                  \
     X(open, DGifOpen)                                   \
@@ -17,15 +16,7 @@ static struct group gif = {PTHREAD_ONCE_INIT, "", 0};
     X(get_extension_next, DGifGetExtensionNext)         \
     X(get_code, DGifGetCode)                            \
     X(get_code_next, DGifGetCodeNext)
-static struct {
-    GIF_SYMBOLS(IMGFETCH_POINTER)
-} gif_api;
-
-static void load_gif(void) {
-    LOAD(gif, IMGFETCH_GIF_LIBRARY, "libgif7", gif_api, GIF_SYMBOLS);
-    gif.loaded = 1;
-}
-LOADER(gif, gif)
+LIBRARY_GROUP(gif, GIF_SYMBOLS, IMGFETCH_GIF_LIBRARY, "libgif7")
 
 GifFileType *imgfetch_DGifOpen(void *userData, InputFunc readFunc, int *error) { return gif_api.open(userData, readFunc, error); }
 int imgfetch_DGifSlurp(GifFileType *file) { return gif_api.slurp(file); }

@@ -2,7 +2,6 @@
 #include "CImageCodecs.h"
 #include "codec_group.h"
 
-static struct group lcms = {PTHREAD_ONCE_INIT, "", 0};
 // lcms2, as (member of lcms_api, symbol).
 #define LCMS_SYMBOLS(X)                              \
     X(open_profile_from_mem, cmsOpenProfileFromMem)  \
@@ -12,15 +11,7 @@ static struct group lcms = {PTHREAD_ONCE_INIT, "", 0};
     X(create_transform, cmsCreateTransform)          \
     X(do_transform, cmsDoTransform)                  \
     X(delete_transform, cmsDeleteTransform)
-static struct {
-    LCMS_SYMBOLS(IMGFETCH_POINTER)
-} lcms_api;
-
-static void load_lcms(void) {
-    LOAD(lcms, "liblcms2.so.2", "liblcms2-2", lcms_api, LCMS_SYMBOLS);
-    lcms.loaded = 1;
-}
-LOADER(lcms, lcms)
+LIBRARY_GROUP(lcms, LCMS_SYMBOLS, "liblcms2.so.2", "liblcms2-2")
 
 cmsHPROFILE imgfetch_cmsOpenProfileFromMem(const void *memory, cmsUInt32Number size) {
     return lcms_api.open_profile_from_mem(memory, size);

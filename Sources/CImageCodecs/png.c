@@ -2,21 +2,12 @@
 #include "imgfetch_png.h"
 #include "codec_group.h"
 
-static struct group png = {PTHREAD_ONCE_INIT, "", 0};
 // libpng, as (member of png_api, symbol).
 #define PNG_SYMBOLS(X)                                           \
     X(begin_read_from_memory, png_image_begin_read_from_memory)  \
     X(finish_read, png_image_finish_read)                        \
     X(image_free, png_image_free)
-static struct {
-    PNG_SYMBOLS(IMGFETCH_POINTER)
-} png_api;
-
-static void load_png(void) {
-    LOAD(png, IMGFETCH_PNG_LIBRARY, "libpng16-16", png_api, PNG_SYMBOLS);
-    png.loaded = 1;
-}
-LOADER(png, png)
+LIBRARY_GROUP(png, PNG_SYMBOLS, IMGFETCH_PNG_LIBRARY, "libpng16-16")
 
 int imgfetch_png_image_begin_read_from_memory(png_imagep image, png_const_voidp memory, size_t size) {
     return png_api.begin_read_from_memory(image, memory, size);

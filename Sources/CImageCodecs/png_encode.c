@@ -12,7 +12,6 @@
 #include <stdlib.h>
 #include <zlib.h>
 
-static struct group png_encoder = {PTHREAD_ONCE_INIT, "", 0};
 // libpng, as (member of png_encoder_api, symbol).
 #define PNG_ENCODER_SYMBOLS(X)                                 \
     X(create_write_struct, png_create_write_struct)            \
@@ -28,15 +27,7 @@ static struct group png_encoder = {PTHREAD_ONCE_INIT, "", 0};
     X(write_info, png_write_info)                              \
     X(write_row, png_write_row)                                \
     X(write_end, png_write_end)
-static struct {
-    PNG_ENCODER_SYMBOLS(IMGFETCH_POINTER)
-} png_encoder_api;
-
-static void load_png_encoder(void) {
-    LOAD(png_encoder, "libpng16.so.16", "libpng16-16", png_encoder_api, PNG_ENCODER_SYMBOLS);
-    png_encoder.loaded = 1;
-}
-LOADER(png_encoder, png_encoder)
+LIBRARY_GROUP(png_encoder, PNG_ENCODER_SYMBOLS, "libpng16.so.16", "libpng16-16")
 
 /// The PNG being written: a buffer that grows as libpng hands over its output, and the first
 /// error libpng reported.

@@ -19,22 +19,13 @@
 #include <emmintrin.h>
 #endif
 
-static struct group deflate = {PTHREAD_ONCE_INIT, "", 0};
 // libdeflate, as (member of deflate_api, symbol).
 #define DEFLATE_SYMBOLS(X)                                \
     X(alloc_decompressor, libdeflate_alloc_decompressor)  \
     X(zlib_decompress, libdeflate_zlib_decompress)        \
     X(free_decompressor, libdeflate_free_decompressor)    \
     X(crc32, libdeflate_crc32)
-static struct {
-    DEFLATE_SYMBOLS(IMGFETCH_POINTER)
-} deflate_api;
-
-static void load_deflate(void) {
-    LOAD(deflate, "libdeflate.so.0", "libdeflate0", deflate_api, DEFLATE_SYMBOLS);
-    deflate.loaded = 1;
-}
-LOADER(deflate, deflate)
+LIBRARY_GROUP(deflate, DEFLATE_SYMBOLS, "libdeflate.so.0", "libdeflate0")
 
 static uint32_t big_endian(const uint8_t *p) {
     return (uint32_t)p[0] << 24 | (uint32_t)p[1] << 16 | (uint32_t)p[2] << 8 | p[3];

@@ -6,21 +6,12 @@
 #include <limits.h>
 #include <zlib.h>
 
-static struct group zlib = {PTHREAD_ONCE_INIT, "", 0};
 // zlib, as (member of zlib_api, symbol).
 #define ZLIB_SYMBOLS(X)            \
     X(inflate_init, inflateInit_)  \
     X(inflate, inflate)            \
     X(inflate_end, inflateEnd)
-static struct {
-    ZLIB_SYMBOLS(IMGFETCH_POINTER)
-} zlib_api;
-
-static void load_zlib(void) {
-    LOAD(zlib, "libz.so.1", "zlib1g", zlib_api, ZLIB_SYMBOLS);
-    zlib.loaded = 1;
-}
-LOADER(zlib, zlib)
+LIBRARY_GROUP(zlib, ZLIB_SYMBOLS, "libz.so.1", "zlib1g")
 
 long imgfetch_zlib_inflate(const uint8_t *data, size_t size, uint8_t *output, size_t capacity) {
     if (size > UINT_MAX || capacity > UINT_MAX) return IMGFETCH_INFLATE_FAILED;
