@@ -24,6 +24,11 @@ final class ImageFormatTests: XCTestCase {
         XCTAssertEqual("\(ImageFormat.jxl)", "jxl", "interpolated as its name, as the enum it was")
     }
 
+    func testEachFormatIsDeclaredWithItsOwnSpec() {
+        for format in ImageFormat.allCases { XCTAssertEqual(format.spec.format, format, format.rawValue) }
+        XCTAssertEqual(ImageFormatSpec.all.map(\.format), ImageFormat.allCases)
+    }
+
     func testTheRegistryHasTheDecoderOfEveryDecodableFormat() {
         XCTAssertEqual(DecoderRegistry.standard.supportedFormats, Set(ImageFormat.decodable))
         for format in ImageFormat.decodable { XCTAssertEqual(DecoderRegistry.standard.decoder(for: format)?.format, format) }

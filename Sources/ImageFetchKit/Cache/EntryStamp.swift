@@ -31,9 +31,10 @@ struct EntryStamp: Equatable, Sendable {
 
     static let attributeName = "user.imgfetch"
 
-    /// The formats an entry can have (those the loader validates), in the order a hit looks for
-    /// their files: one `getxattr` each until one is found.
-    static let storedFormats = ImageFormat.decodable
+    /// The formats a hit looks for files of, in order: one `getxattr` each until one is found.
+    /// Every format, not only the decodable ones an entry can have: those come first, so only a
+    /// miss also looks for the others, where telling them apart would make a hit build the specs.
+    static let storedFormats = ImageFormat.allCases
 
     init(format: ImageFormat, width: Int, height: Int, bytes: Int64, fetchedAt: Double, lastUsedAt: Double, expiresAt: Double) {
         self.format = format

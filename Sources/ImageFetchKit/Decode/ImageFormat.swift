@@ -1,8 +1,10 @@
 /// An image container format, as named by its magic bytes.
 ///
 /// A value, not an enum, so that a format is declared in its own folder under `Decode/` beside its
-/// sniffing rule and decoder (see `ImageFormatSpec` and Decode/README.md); the formats there are
-/// `ImageFormat.allCases`, in the order of `ImageFormatSpec.all`.
+/// sniffing rule and decoder (see `ImageFormatSpec` and Decode/README.md); `allCases` lists them.
+///
+/// Each is a constant the compiler lays out in the binary: a cache hit, which needs only the names
+/// and numbers, runs no code to make one and never builds the specs.
 public struct ImageFormat: Sendable, CustomStringConvertible {
     /// The short name: what the index stores, `cache ls` prints, `--format` takes ("jpeg", "jxl").
     public let rawValue: String
@@ -13,19 +15,28 @@ public struct ImageFormat: Sendable, CustomStringConvertible {
     /// The format's number in an entry's stamp (`EntryStamp`): fixed for good, so that existing
     /// caches read; a new format takes a number no other format has had.
     let stampCode: UInt8
+    /// The format's `ImageFormatSpec` (a static, made at its first use).
+    private let declaredSpec: @Sendable () -> ImageFormatSpec
 
-    init(rawValue: String, displayName: String, fileExtension: String, stampCode: UInt8) {
+    init(
+        rawValue: String, displayName: String, fileExtension: String, stampCode: UInt8,
+        spec: @escaping @Sendable () -> ImageFormatSpec
+    ) {
         self.rawValue = rawValue
         self.displayName = displayName
         self.fileExtension = fileExtension
         self.stampCode = stampCode
+        self.declaredSpec = spec
     }
+
+    /// How the format is recognised, decoded and asked for.
+    var spec: ImageFormatSpec { declaredSpec() }
 
     public var description: String { rawValue }
 
     /// The formats the decoder registry can decode, in the order messages list them; the rest are
     /// only recognised to name them in errors.
-    public static let decodable: [ImageFormat] = ImageFormatSpec.all.filter { $0.decoder != nil }.map(\.format)
+    public static let decodable: [ImageFormat] = allCases.filter { $0.spec.decoder != nil }
 
     /// "JPEG, PNG, … and ICO": the decodable formats, for messages.
     static func listed(_ formats: [ImageFormat], conjunction: String) -> String {
@@ -33,11 +44,6 @@ public struct ImageFormat: Sendable, CustomStringConvertible {
         guard names.count > 1 else { return names.first ?? "" }
         return names.dropLast().joined(separator: ", ") + " \(conjunction) " + names.last!
     }
-}
-
-extension ImageFormat: CaseIterable {
-    /// Every format imgfetch knows, decodable or only recognised.
-    public static let allCases: [ImageFormat] = ImageFormatSpec.all.map(\.format)
 }
 
 extension ImageFormat: RawRepresentable, Codable {

@@ -1,7 +1,7 @@
-/// Everything imgfetch knows of one format, declared once in the format's folder: how its bytes
-/// are recognised, what decodes it, the library that needs loading first and how a request asks
-/// for it. `ImageFormatSpec.all` lists them; sniffing, the decoder registry, the cache's stamps,
-/// library loading and the `Accept` header all read that list.
+/// Everything imgfetch knows of one format beyond its names, declared once in the format's folder:
+/// how its bytes are recognised, what decodes it, the library that needs loading first and how a
+/// request asks for it. `ImageFormatSpec.all` holds them, in the order of `ImageFormat.allCases`;
+/// sniffing, the decoder registry, library loading and the `Accept` header read it.
 ///
 /// A format only recognised, to be named in an "unsupported" error, has no decoder.
 struct ImageFormatSpec: Sendable {
@@ -35,7 +35,8 @@ struct AcceptToken: Sendable {
     let rank: Int
 }
 
-extension ImageFormat {
-    /// This format's entry in `ImageFormatSpec.all`.
-    var spec: ImageFormatSpec? { ImageFormatSpec.all.first { $0.format == self } }
+extension ImageFormatSpec {
+    /// The spec of every format, in the order of `ImageFormat.allCases`; made at the first sniff,
+    /// decode or download, never by a cache hit.
+    static let all: [ImageFormatSpec] = ImageFormat.allCases.map(\.spec)
 }

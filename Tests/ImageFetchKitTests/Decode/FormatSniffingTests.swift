@@ -69,7 +69,7 @@ final class FormatSniffingTests: XCTestCase {
 
     func testNoTwoFormatsClaimTheSameBytes() throws {
         // Sniffing takes the first format whose rule matches; the rules being disjoint makes the
-        // order of ImageFormatSpec.all irrelevant to what a file is.
+        // order of ImageFormat.allCases irrelevant to what a file is.
         let fixtures = try FileManager.default.contentsOfDirectory(atPath: Fixture.directory.path)
         XCTAssertGreaterThan(fixtures.count, 50)
         for name in fixtures {

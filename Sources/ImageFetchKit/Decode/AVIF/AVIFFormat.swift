@@ -1,7 +1,7 @@
 import CImageCodecs
 
 extension ImageFormat {
-    public static let avif = ImageFormat(rawValue: "avif", displayName: "AVIF", fileExtension: "avif", stampCode: 7)
+    public static let avif: ImageFormat = .init(rawValue: "avif", displayName: "AVIF", fileExtension: "avif", stampCode: 7) { ImageFormatSpec.avif }
 }
 
 extension ImageFormatSpec {

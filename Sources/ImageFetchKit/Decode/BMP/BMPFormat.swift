@@ -1,5 +1,5 @@
 extension ImageFormat {
-    public static let bmp = ImageFormat(rawValue: "bmp", displayName: "BMP", fileExtension: "bmp", stampCode: 4)
+    public static let bmp: ImageFormat = .init(rawValue: "bmp", displayName: "BMP", fileExtension: "bmp", stampCode: 4) { ImageFormatSpec.bmp }
 }
 
 extension ImageFormatSpec {

@@ -1,7 +1,7 @@
 import CImageCodecs
 
 extension ImageFormat {
-    public static let gif = ImageFormat(rawValue: "gif", displayName: "GIF", fileExtension: "gif", stampCode: 2)
+    public static let gif: ImageFormat = .init(rawValue: "gif", displayName: "GIF", fileExtension: "gif", stampCode: 2) { ImageFormatSpec.gif }
 }
 
 extension ImageFormatSpec {

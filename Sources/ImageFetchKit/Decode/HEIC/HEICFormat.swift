@@ -1,7 +1,7 @@
 import CImageCodecs
 
 extension ImageFormat {
-    public static let heic = ImageFormat(rawValue: "heic", displayName: "HEIC", fileExtension: "heic", stampCode: 6)
+    public static let heic: ImageFormat = .init(rawValue: "heic", displayName: "HEIC", fileExtension: "heic", stampCode: 6) { ImageFormatSpec.heic }
 }
 
 extension ImageFormatSpec {

@@ -1,5 +1,5 @@
 extension ImageFormat {
-    public static let ico = ImageFormat(rawValue: "ico", displayName: "ICO", fileExtension: "ico", stampCode: 8)
+    public static let ico: ImageFormat = .init(rawValue: "ico", displayName: "ICO", fileExtension: "ico", stampCode: 8) { ImageFormatSpec.ico }
 }
 
 extension ImageFormatSpec {

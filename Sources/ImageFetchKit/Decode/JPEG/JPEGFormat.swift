@@ -1,7 +1,7 @@
 import CImageCodecs
 
 extension ImageFormat {
-    public static let jpeg = ImageFormat(rawValue: "jpeg", displayName: "JPEG", fileExtension: "jpg", stampCode: 0)
+    public static let jpeg: ImageFormat = .init(rawValue: "jpeg", displayName: "JPEG", fileExtension: "jpg", stampCode: 0) { ImageFormatSpec.jpeg }
 }
 
 extension ImageFormatSpec {

@@ -1,7 +1,7 @@
 import CImageCodecs
 
 extension ImageFormat {
-    public static let jxl = ImageFormat(rawValue: "jxl", displayName: "JPEG XL", fileExtension: "jxl", stampCode: 10)
+    public static let jxl: ImageFormat = .init(rawValue: "jxl", displayName: "JPEG XL", fileExtension: "jxl", stampCode: 10) { ImageFormatSpec.jxl }
 }
 
 extension ImageFormatSpec {

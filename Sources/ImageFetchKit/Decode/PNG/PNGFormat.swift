@@ -1,7 +1,7 @@
 import CImageCodecs
 
 extension ImageFormat {
-    public static let png = ImageFormat(rawValue: "png", displayName: "PNG", fileExtension: "png", stampCode: 1)
+    public static let png: ImageFormat = .init(rawValue: "png", displayName: "PNG", fileExtension: "png", stampCode: 1) { ImageFormatSpec.png }
 }
 
 extension ImageFormatSpec {

@@ -1,10 +1,10 @@
 // Formats recognised only to be named in an "unsupported" error: they have no decoder.
 
 extension ImageFormat {
-    public static let svg = ImageFormat(rawValue: "svg", displayName: "SVG", fileExtension: "svg", stampCode: 9)
-    public static let qoi = ImageFormat(rawValue: "qoi", displayName: "QOI", fileExtension: "qoi", stampCode: 11)
-    public static let psd = ImageFormat(rawValue: "psd", displayName: "PSD", fileExtension: "psd", stampCode: 12)
-    public static let pdf = ImageFormat(rawValue: "pdf", displayName: "PDF", fileExtension: "pdf", stampCode: 13)
+    public static let svg: ImageFormat = .init(rawValue: "svg", displayName: "SVG", fileExtension: "svg", stampCode: 9) { ImageFormatSpec.svg }
+    public static let qoi: ImageFormat = .init(rawValue: "qoi", displayName: "QOI", fileExtension: "qoi", stampCode: 11) { ImageFormatSpec.qoi }
+    public static let psd: ImageFormat = .init(rawValue: "psd", displayName: "PSD", fileExtension: "psd", stampCode: 12) { ImageFormatSpec.psd }
+    public static let pdf: ImageFormat = .init(rawValue: "pdf", displayName: "PDF", fileExtension: "pdf", stampCode: 13) { ImageFormatSpec.pdf }
 }
 
 extension ImageFormatSpec {

@@ -6,7 +6,7 @@ enum CodecLibraries {
     /// - Throws: `.libraryUnavailable` when it cannot be loaded.
     static func load(for format: ImageFormat) throws(DecodeError) {
         // A format without a library is decoded by imgfetch itself, or never: the registry refuses it first.
-        guard let library = format.spec?.library, let failure = library.load() else { return }
+        guard let library = format.spec.library, let failure = library.load() else { return }
         throw .libraryUnavailable(format, reason: String(cString: failure))
     }
 }

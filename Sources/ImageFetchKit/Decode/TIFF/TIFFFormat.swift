@@ -1,7 +1,7 @@
 import CImageCodecs
 
 extension ImageFormat {
-    public static let tiff = ImageFormat(rawValue: "tiff", displayName: "TIFF", fileExtension: "tif", stampCode: 5)
+    public static let tiff: ImageFormat = .init(rawValue: "tiff", displayName: "TIFF", fileExtension: "tif", stampCode: 5) { ImageFormatSpec.tiff }
 }
 
 extension ImageFormatSpec {

@@ -1,7 +1,7 @@
 import CImageCodecs
 
 extension ImageFormat {
-    public static let webp = ImageFormat(rawValue: "webp", displayName: "WebP", fileExtension: "webp", stampCode: 3)
+    public static let webp: ImageFormat = .init(rawValue: "webp", displayName: "WebP", fileExtension: "webp", stampCode: 3) { ImageFormatSpec.webp }
 }
 
 extension ImageFormatSpec {
