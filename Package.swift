@@ -30,7 +30,8 @@ let package = Package(
 
         .target(
             name: "ImageFetchKit",
-            dependencies: ["CCurl", "CCrypto", "CCRC32C", "CImageCodecs", "CResample", "CSQLite", "CGlibcExtras"]
+            dependencies: ["CCurl", "CCrypto", "CCRC32C", "CImageCodecs", "CResample", "CSQLite", "CGlibcExtras"],
+            exclude: ["Decode/README.md"]  // how to add a format
         ),
         .executableTarget(
             name: "imgfetch",

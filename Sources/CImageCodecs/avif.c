@@ -1,37 +1,21 @@
 // libavif (with dav1d): AVIF stills and image sequences.
-#include "CImageCodecs.h"
+#include "imgfetch_avif.h"
 #include "codec_group.h"
 
 #include <avif/avif.h>
 #include <stdlib.h>
 
-static struct group avif = {PTHREAD_ONCE_INIT, "", 0};
-static struct {
-    avifDecoder *(*decoder_create)(void);
-    void (*decoder_destroy)(avifDecoder *);
-    avifResult (*set_io_memory)(avifDecoder *, const uint8_t *, size_t);
-    avifResult (*parse)(avifDecoder *);
-    avifResult (*next_image)(avifDecoder *);
-    void (*rgb_set_defaults)(avifRGBImage *, const avifImage *);
-    avifResult (*yuv_to_rgb)(const avifImage *, avifRGBImage *);
-    const char *(*result_to_string)(avifResult);
-} avif_api;
-
-static void load_avif(void) {
-    const struct imgfetch_symbol symbols[] = {
-        {(void **)&avif_api.decoder_create, "avifDecoderCreate"},
-        {(void **)&avif_api.decoder_destroy, "avifDecoderDestroy"},
-        {(void **)&avif_api.set_io_memory, "avifDecoderSetIOMemory"},
-        {(void **)&avif_api.parse, "avifDecoderParse"},
-        {(void **)&avif_api.next_image, "avifDecoderNextImage"},
-        {(void **)&avif_api.rgb_set_defaults, "avifRGBImageSetDefaults"},
-        {(void **)&avif_api.yuv_to_rgb, "avifImageYUVToRGB"},
-        {(void **)&avif_api.result_to_string, "avifResultToString"},
-    };
-    LOAD(avif, "libavif.so.15", "libavif15", symbols);
-    avif.loaded = 1;
-}
-LOADER(avif, avif)
+// libavif, as (member of avif_api, symbol).
+#define AVIF_SYMBOLS(X)                           \
+    X(decoder_create, avifDecoderCreate)          \
+    X(decoder_destroy, avifDecoderDestroy)        \
+    X(set_io_memory, avifDecoderSetIOMemory)      \
+    X(parse, avifDecoderParse)                    \
+    X(next_image, avifDecoderNextImage)           \
+    X(rgb_set_defaults, avifRGBImageSetDefaults)  \
+    X(yuv_to_rgb, avifImageYUVToRGB)              \
+    X(result_to_string, avifResultToString)
+LIBRARY_GROUP(avif, AVIF_SYMBOLS, IMGFETCH_AVIF_LIBRARY, "libavif15")
 
 static int avif_message(avifResult result, char *message, size_t message_size) {
     imgfetch_copy_message(message, message_size, avif_api.result_to_string(result), "libavif cannot decode it");

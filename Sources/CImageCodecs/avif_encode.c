@@ -7,39 +7,20 @@
 #include <stdlib.h>
 #include <unistd.h>
 
-static struct group avif_encoder = {PTHREAD_ONCE_INIT, "", 0};
-static struct {
-    avifEncoder *(*create)(void);
-    void (*destroy)(avifEncoder *);
-    avifResult (*write)(avifEncoder *, const avifImage *, avifRWData *);
-    avifImage *(*image_create)(uint32_t, uint32_t, uint32_t, avifPixelFormat);
-    void (*image_destroy)(avifImage *);
-    void (*rgb_set_defaults)(avifRGBImage *, const avifImage *);
-    avifResult (*rgb_to_yuv)(avifImage *, const avifRGBImage *);
-    void (*rw_data_free)(avifRWData *);
-    const char *(*result_to_string)(avifResult);
-    void (*set_profile_icc)(avifImage *, const uint8_t *, size_t);
-    void (*set_metadata_exif)(avifImage *, const uint8_t *, size_t);
-} avif_encoder_api;
-
-static void load_avif_encoder(void) {
-    const struct imgfetch_symbol symbols[] = {
-        {(void **)&avif_encoder_api.create, "avifEncoderCreate"},
-        {(void **)&avif_encoder_api.destroy, "avifEncoderDestroy"},
-        {(void **)&avif_encoder_api.write, "avifEncoderWrite"},
-        {(void **)&avif_encoder_api.image_create, "avifImageCreate"},
-        {(void **)&avif_encoder_api.image_destroy, "avifImageDestroy"},
-        {(void **)&avif_encoder_api.rgb_set_defaults, "avifRGBImageSetDefaults"},
-        {(void **)&avif_encoder_api.rgb_to_yuv, "avifImageRGBToYUV"},
-        {(void **)&avif_encoder_api.rw_data_free, "avifRWDataFree"},
-        {(void **)&avif_encoder_api.result_to_string, "avifResultToString"},
-        {(void **)&avif_encoder_api.set_profile_icc, "avifImageSetProfileICC"},
-        {(void **)&avif_encoder_api.set_metadata_exif, "avifImageSetMetadataExif"},
-    };
-    LOAD(avif_encoder, "libavif.so.15", "libavif15", symbols);
-    avif_encoder.loaded = 1;
-}
-LOADER(avif_encoder, avif_encoder)
+// libavif, as (member of avif_encoder_api, symbol).
+#define AVIF_ENCODER_SYMBOLS(X)                   \
+    X(create, avifEncoderCreate)                  \
+    X(destroy, avifEncoderDestroy)                \
+    X(write, avifEncoderWrite)                    \
+    X(image_create, avifImageCreate)              \
+    X(image_destroy, avifImageDestroy)            \
+    X(rgb_set_defaults, avifRGBImageSetDefaults)  \
+    X(rgb_to_yuv, avifImageRGBToYUV)              \
+    X(rw_data_free, avifRWDataFree)               \
+    X(result_to_string, avifResultToString)       \
+    X(set_profile_icc, avifImageSetProfileICC)    \
+    X(set_metadata_exif, avifImageSetMetadataExif)
+LIBRARY_GROUP(avif_encoder, AVIF_ENCODER_SYMBOLS, "libavif.so.15", "libavif15")
 
 int imgfetch_avif_encode(const uint8_t *rgba, uint32_t width, uint32_t height, int quality, int effort, int has_alpha,
                          const struct imgfetch_metadata *metadata, struct imgfetch_encoded *out, char *message,

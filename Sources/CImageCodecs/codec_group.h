@@ -14,10 +14,24 @@ struct group {
     int loaded;
 };
 
-#define LOAD(group, soname, package, symbols)                                      \
-    if (!imgfetch_load_library(soname, "Debian package " package, symbols,           \
-                               sizeof symbols / sizeof *symbols, group.error, sizeof group.error)) \
+/// Loads `soname` and the functions `LIST` names into `api` (see CLibraryLoading.h); on failure
+/// leaves the reason in `group` and returns from the load function.
+#define LOAD(group, soname, package, api, LIST)                                                  \
+    if (!IMGFETCH_LOAD_LIBRARY(api, LIST, soname, "Debian package " package, group.error, sizeof group.error)) \
         return
+
+/// A group of one library: `name##_api`, the struct of the functions `LIST` names, and
+/// imgfetch_##name##_load, which loads `soname` and resolves them once per process.
+#define LIBRARY_GROUP(name, LIST, soname, package)         \
+    static struct group name = {PTHREAD_ONCE_INIT, "", 0}; \
+    static struct {                                        \
+        LIST(IMGFETCH_POINTER)                             \
+    } name##_api;                                          \
+    static void load_##name(void) {                        \
+        LOAD(name, soname, package, name##_api, LIST);     \
+        name.loaded = 1;                                   \
+    }                                                      \
+    LOADER(name, name)
 
 #define LOADER(name, group)                                     \
     const char *imgfetch_##name##_load(void) {                  \

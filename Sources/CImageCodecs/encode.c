@@ -1,6 +1,6 @@
 // The encoders: libjpeg (libjpeg-turbo's libjpeg API), libwebp and libwebpmux's WebPAnimEncoder
 // (PNG's is png_encode.c). Each group loads at the first image encoded in its format.
-#include "CImageCodecs.h"
+#include "imgfetch_jpeg.h"
 #include "codec_group.h"
 
 #include <setjmp.h>
@@ -16,41 +16,21 @@ void imgfetch_encoded_free(struct imgfetch_encoded *encoded) {
 
 // --- JPEG (libjpeg) ---
 
-static struct group jpeg_encoder = {PTHREAD_ONCE_INIT, "", 0};
-static struct {
-    struct jpeg_error_mgr *(*std_error)(struct jpeg_error_mgr *);
-    void (*create_compress)(j_compress_ptr, int, size_t);
-    void (*mem_dest)(j_compress_ptr, unsigned char **, unsigned long *);
-    void (*set_defaults)(j_compress_ptr);
-    void (*set_quality)(j_compress_ptr, int, boolean);
-    void (*simple_progression)(j_compress_ptr);
-    void (*start_compress)(j_compress_ptr, boolean);
-    JDIMENSION (*write_scanlines)(j_compress_ptr, JSAMPARRAY, JDIMENSION);
-    void (*finish_compress)(j_compress_ptr);
-    void (*destroy_compress)(j_compress_ptr);
-    void (*write_marker)(j_compress_ptr, int, const JOCTET *, unsigned int);
-    void (*write_icc_profile)(j_compress_ptr, const JOCTET *, unsigned int);
-} jpeg_encoder_api;
-
-static void load_jpeg_encoder(void) {
-    const struct imgfetch_symbol symbols[] = {
-        {(void **)&jpeg_encoder_api.std_error, "jpeg_std_error"},
-        {(void **)&jpeg_encoder_api.create_compress, "jpeg_CreateCompress"},
-        {(void **)&jpeg_encoder_api.mem_dest, "jpeg_mem_dest"},
-        {(void **)&jpeg_encoder_api.set_defaults, "jpeg_set_defaults"},
-        {(void **)&jpeg_encoder_api.set_quality, "jpeg_set_quality"},
-        {(void **)&jpeg_encoder_api.simple_progression, "jpeg_simple_progression"},
-        {(void **)&jpeg_encoder_api.start_compress, "jpeg_start_compress"},
-        {(void **)&jpeg_encoder_api.write_scanlines, "jpeg_write_scanlines"},
-        {(void **)&jpeg_encoder_api.finish_compress, "jpeg_finish_compress"},
-        {(void **)&jpeg_encoder_api.destroy_compress, "jpeg_destroy_compress"},
-        {(void **)&jpeg_encoder_api.write_marker, "jpeg_write_marker"},
-        {(void **)&jpeg_encoder_api.write_icc_profile, "jpeg_write_icc_profile"},
-    };
-    LOAD(jpeg_encoder, "libjpeg.so.62", "libjpeg62-turbo", symbols);
-    jpeg_encoder.loaded = 1;
-}
-LOADER(jpeg_encoder, jpeg_encoder)
+// libjpeg, as (member of jpeg_encoder_api, symbol).
+#define JPEG_ENCODER_SYMBOLS(X)                     \
+    X(std_error, jpeg_std_error)                    \
+    X(create_compress, jpeg_CreateCompress)         \
+    X(mem_dest, jpeg_mem_dest)                      \
+    X(set_defaults, jpeg_set_defaults)              \
+    X(set_quality, jpeg_set_quality)                \
+    X(simple_progression, jpeg_simple_progression)  \
+    X(start_compress, jpeg_start_compress)          \
+    X(write_scanlines, jpeg_write_scanlines)        \
+    X(finish_compress, jpeg_finish_compress)        \
+    X(destroy_compress, jpeg_destroy_compress)      \
+    X(write_marker, jpeg_write_marker)              \
+    X(write_icc_profile, jpeg_write_icc_profile)
+LIBRARY_GROUP(jpeg_encoder, JPEG_ENCODER_SYMBOLS, "libjpeg.so.62", "libjpeg62-turbo")
 
 // Everything a compression touches lives here, in the caller's frame: the function that calls
 // setjmp changes none of its own locals, so none is indeterminate after libjpeg's longjmp.
@@ -144,35 +124,18 @@ int imgfetch_jpeg_encode(const uint8_t *rgbx, uint32_t width, uint32_t height, i
 
 // --- WebP (libwebp) and animated WebP (libwebpmux) ---
 
-static struct group webp_encoder = {PTHREAD_ONCE_INIT, "", 0};
-static struct {
-    int (*config_init)(WebPConfig *, WebPPreset, float, int);
-    int (*picture_init)(WebPPicture *, int);
-    int (*import_rgba)(WebPPicture *, const uint8_t *, int);
-    int (*encode)(const WebPConfig *, WebPPicture *);
-    void (*picture_free)(WebPPicture *);
-    void (*memory_writer_init)(WebPMemoryWriter *);
-    int (*memory_write)(const uint8_t *, size_t, const WebPPicture *);
-    void (*memory_writer_clear)(WebPMemoryWriter *);
-    void (*free)(void *);
-} webp_encoder_api;
-
-static void load_webp_encoder(void) {
-    const struct imgfetch_symbol symbols[] = {
-        {(void **)&webp_encoder_api.config_init, "WebPConfigInitInternal"},
-        {(void **)&webp_encoder_api.picture_init, "WebPPictureInitInternal"},
-        {(void **)&webp_encoder_api.import_rgba, "WebPPictureImportRGBA"},
-        {(void **)&webp_encoder_api.encode, "WebPEncode"},
-        {(void **)&webp_encoder_api.picture_free, "WebPPictureFree"},
-        {(void **)&webp_encoder_api.memory_writer_init, "WebPMemoryWriterInit"},
-        {(void **)&webp_encoder_api.memory_write, "WebPMemoryWrite"},
-        {(void **)&webp_encoder_api.memory_writer_clear, "WebPMemoryWriterClear"},
-        {(void **)&webp_encoder_api.free, "WebPFree"},
-    };
-    LOAD(webp_encoder, "libwebp.so.7", "libwebp7", symbols);
-    webp_encoder.loaded = 1;
-}
-LOADER(webp_encoder, webp_encoder)
+// libwebp, as (member of webp_encoder_api, symbol).
+#define WEBP_ENCODER_SYMBOLS(X)                    \
+    X(config_init, WebPConfigInitInternal)         \
+    X(picture_init, WebPPictureInitInternal)       \
+    X(import_rgba, WebPPictureImportRGBA)          \
+    X(encode, WebPEncode)                          \
+    X(picture_free, WebPPictureFree)               \
+    X(memory_writer_init, WebPMemoryWriterInit)    \
+    X(memory_write, WebPMemoryWrite)               \
+    X(memory_writer_clear, WebPMemoryWriterClear)  \
+    X(free, WebPFree)
+LIBRARY_GROUP(webp_encoder, WEBP_ENCODER_SYMBOLS, "libwebp.so.7", "libwebp7")
 
 static const char *webp_error(WebPEncodingError error) {
     switch (error) {
@@ -249,13 +212,16 @@ int imgfetch_webp_encode(const uint8_t *rgba, uint32_t width, uint32_t height, f
 }
 
 static struct group webp_animation = {PTHREAD_ONCE_INIT, "", 0};
+// libwebpmux, as (member of webp_animation_api, symbol).
+#define WEBP_MUX_SYMBOLS(X)                              \
+    X(options_init, WebPAnimEncoderOptionsInitInternal)  \
+    X(encoder_new, WebPAnimEncoderNewInternal)           \
+    X(add, WebPAnimEncoderAdd)                           \
+    X(assemble, WebPAnimEncoderAssemble)                 \
+    X(get_error, WebPAnimEncoderGetError)                \
+    X(encoder_delete, WebPAnimEncoderDelete)
 static struct {
-    int (*options_init)(WebPAnimEncoderOptions *, int);
-    WebPAnimEncoder *(*encoder_new)(int, int, const WebPAnimEncoderOptions *, int);
-    int (*add)(WebPAnimEncoder *, WebPPicture *, int, const WebPConfig *);
-    int (*assemble)(WebPAnimEncoder *, WebPData *);
-    const char *(*get_error)(WebPAnimEncoder *);
-    void (*encoder_delete)(WebPAnimEncoder *);
+    WEBP_MUX_SYMBOLS(IMGFETCH_POINTER)
 } webp_animation_api;
 
 static void load_webp_animation(void) {
@@ -264,15 +230,7 @@ static void load_webp_animation(void) {
         imgfetch_copy_message(webp_animation.error, sizeof webp_animation.error, still, still);
         return;
     }
-    const struct imgfetch_symbol symbols[] = {
-        {(void **)&webp_animation_api.options_init, "WebPAnimEncoderOptionsInitInternal"},
-        {(void **)&webp_animation_api.encoder_new, "WebPAnimEncoderNewInternal"},
-        {(void **)&webp_animation_api.add, "WebPAnimEncoderAdd"},
-        {(void **)&webp_animation_api.assemble, "WebPAnimEncoderAssemble"},
-        {(void **)&webp_animation_api.get_error, "WebPAnimEncoderGetError"},
-        {(void **)&webp_animation_api.encoder_delete, "WebPAnimEncoderDelete"},
-    };
-    LOAD(webp_animation, "libwebpmux.so.3", "libwebpmux3", symbols);
+    LOAD(webp_animation, "libwebpmux.so.3", "libwebpmux3", webp_animation_api, WEBP_MUX_SYMBOLS);
     webp_animation.loaded = 1;
 }
 LOADER(webp_animation, webp_animation)
@@ -357,11 +315,14 @@ void imgfetch_webp_animation_free(struct imgfetch_webp_animation *animation) {
 // --- A still WebP's metadata chunks (libwebpmux) ---
 
 static struct group webp_mux = {PTHREAD_ONCE_INIT, "", 0};
+// libwebpmux, as (member of webp_mux_api, symbol).
+#define WEBP_MUX_SYMBOLS(X)                  \
+    X(create, WebPMuxCreateInternal)         \
+    X(set_chunk, WebPMuxSetChunk)            \
+    X(assemble, WebPMuxAssemble)             \
+    X(delete, WebPMuxDelete)
 static struct {
-    WebPMux *(*create)(const WebPData *, int, int);
-    WebPMuxError (*set_chunk)(WebPMux *, const char[4], const WebPData *, int);
-    WebPMuxError (*assemble)(WebPMux *, WebPData *);
-    void (*delete)(WebPMux *);
+    WEBP_MUX_SYMBOLS(IMGFETCH_POINTER)
 } webp_mux_api;
 
 static void load_webp_mux(void) {
@@ -370,13 +331,7 @@ static void load_webp_mux(void) {
         imgfetch_copy_message(webp_mux.error, sizeof webp_mux.error, still, still);
         return;
     }
-    const struct imgfetch_symbol symbols[] = {
-        {(void **)&webp_mux_api.create, "WebPMuxCreateInternal"},
-        {(void **)&webp_mux_api.set_chunk, "WebPMuxSetChunk"},
-        {(void **)&webp_mux_api.assemble, "WebPMuxAssemble"},
-        {(void **)&webp_mux_api.delete, "WebPMuxDelete"},
-    };
-    LOAD(webp_mux, "libwebpmux.so.3", "libwebpmux3", symbols);
+    LOAD(webp_mux, "libwebpmux.so.3", "libwebpmux3", webp_mux_api, WEBP_MUX_SYMBOLS);
     webp_mux.loaded = 1;
 }
 LOADER(webp_mux, webp_mux)

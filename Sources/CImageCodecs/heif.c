@@ -1,41 +1,29 @@
 // libheif (HEVC through libde265): the primary image of a HEIC/HEIF file.
-#include "CImageCodecs.h"
+#include "imgfetch_heif.h"
 #include "codec_group.h"
 
 #include <libheif/heif.h>
 
 static struct group heif = {PTHREAD_ONCE_INIT, "", 0};
+// libheif, as (member of heif_api, symbol).
+#define HEIF_SYMBOLS(X)                                                           \
+    X(init, heif_init)                                                            \
+    X(context_alloc, heif_context_alloc)                                          \
+    X(context_free, heif_context_free)                                            \
+    X(read_from_memory_without_copy, heif_context_read_from_memory_without_copy)  \
+    X(get_primary_image_handle, heif_context_get_primary_image_handle)            \
+    X(handle_release, heif_image_handle_release)                                  \
+    X(decode_image, heif_decode_image)                                            \
+    X(image_get_width, heif_image_get_width)                                      \
+    X(image_get_height, heif_image_get_height)                                    \
+    X(get_plane_readonly, heif_image_get_plane_readonly)                          \
+    X(image_release, heif_image_release)
 static struct {
-    struct heif_error (*init)(struct heif_init_params *);
-    struct heif_context *(*context_alloc)(void);
-    void (*context_free)(struct heif_context *);
-    struct heif_error (*read_from_memory_without_copy)(struct heif_context *, const void *, size_t,
-                                                       const struct heif_reading_options *);
-    struct heif_error (*get_primary_image_handle)(struct heif_context *, struct heif_image_handle **);
-    void (*handle_release)(const struct heif_image_handle *);
-    struct heif_error (*decode_image)(const struct heif_image_handle *, struct heif_image **, enum heif_colorspace,
-                                      enum heif_chroma, const struct heif_decoding_options *);
-    int (*image_get_width)(const struct heif_image *, enum heif_channel);
-    int (*image_get_height)(const struct heif_image *, enum heif_channel);
-    const uint8_t *(*get_plane_readonly)(const struct heif_image *, enum heif_channel, int *);
-    void (*image_release)(const struct heif_image *);
+    HEIF_SYMBOLS(IMGFETCH_POINTER)
 } heif_api;
 
 static void load_heif(void) {
-    const struct imgfetch_symbol symbols[] = {
-        {(void **)&heif_api.init, "heif_init"},
-        {(void **)&heif_api.context_alloc, "heif_context_alloc"},
-        {(void **)&heif_api.context_free, "heif_context_free"},
-        {(void **)&heif_api.read_from_memory_without_copy, "heif_context_read_from_memory_without_copy"},
-        {(void **)&heif_api.get_primary_image_handle, "heif_context_get_primary_image_handle"},
-        {(void **)&heif_api.handle_release, "heif_image_handle_release"},
-        {(void **)&heif_api.decode_image, "heif_decode_image"},
-        {(void **)&heif_api.image_get_width, "heif_image_get_width"},
-        {(void **)&heif_api.image_get_height, "heif_image_get_height"},
-        {(void **)&heif_api.get_plane_readonly, "heif_image_get_plane_readonly"},
-        {(void **)&heif_api.image_release, "heif_image_release"},
-    };
-    LOAD(heif, "libheif.so.1", "libheif1", symbols);
+    LOAD(heif, IMGFETCH_HEIF_LIBRARY, "libheif1", heif_api, HEIF_SYMBOLS);
     // Registers the decoder plugins (libde265 for HEVC); kept for the life of the process.
     struct heif_error error = heif_api.init(NULL);
     if (error.code != heif_error_Ok) {

@@ -1,5 +1,5 @@
 // libjxl and libjxl_threads: JPEG XL stills and animations.
-#include "CImageCodecs.h"
+#include "imgfetch_jxl.h"
 #include "codec_group.h"
 
 #include <jxl/decode.h>
@@ -9,54 +9,36 @@
 #include <string.h>
 
 static struct group jxl = {PTHREAD_ONCE_INIT, "", 0};
+// libjxl, as (member of jxl_api, symbol).
+#define JXL_SYMBOLS(X)                                      \
+    X(create, JxlDecoderCreate)                             \
+    X(destroy, JxlDecoderDestroy)                           \
+    X(subscribe_events, JxlDecoderSubscribeEvents)          \
+    X(set_input, JxlDecoderSetInput)                        \
+    X(process_input, JxlDecoderProcessInput)                \
+    X(get_basic_info, JxlDecoderGetBasicInfo)               \
+    X(image_out_buffer_size, JxlDecoderImageOutBufferSize)  \
+    X(set_image_out_buffer, JxlDecoderSetImageOutBuffer)    \
+    X(set_parallel_runner, JxlDecoderSetParallelRunner)     \
+    X(get_frame_header, JxlDecoderGetFrameHeader)           \
+    X(close_input, JxlDecoderCloseInput)                    \
+    X(set_decompress_boxes, JxlDecoderSetDecompressBoxes)   \
+    X(set_box_buffer, JxlDecoderSetBoxBuffer)               \
+    X(release_box_buffer, JxlDecoderReleaseBoxBuffer)       \
+    X(get_box_type, JxlDecoderGetBoxType)
+// libjxl_threads, as (member of jxl_api, symbol).
+#define JXL_THREADS_SYMBOLS(X)                                                 \
+    X(runner_create, JxlThreadParallelRunnerCreate)                            \
+    X(runner_destroy, JxlThreadParallelRunnerDestroy)                          \
+    X(runner_default_threads, JxlThreadParallelRunnerDefaultNumWorkerThreads)  \
+    X(runner, JxlThreadParallelRunner)
 static struct {
-    JxlDecoder *(*create)(const JxlMemoryManager *);
-    void (*destroy)(JxlDecoder *);
-    JxlDecoderStatus (*subscribe_events)(JxlDecoder *, int);
-    JxlDecoderStatus (*set_input)(JxlDecoder *, const uint8_t *, size_t);
-    JxlDecoderStatus (*process_input)(JxlDecoder *);
-    JxlDecoderStatus (*get_basic_info)(const JxlDecoder *, JxlBasicInfo *);
-    JxlDecoderStatus (*image_out_buffer_size)(const JxlDecoder *, const JxlPixelFormat *, size_t *);
-    JxlDecoderStatus (*set_image_out_buffer)(JxlDecoder *, const JxlPixelFormat *, void *, size_t);
-    JxlDecoderStatus (*set_parallel_runner)(JxlDecoder *, JxlParallelRunner, void *);
-    JxlDecoderStatus (*get_frame_header)(const JxlDecoder *, JxlFrameHeader *);
-    void (*close_input)(JxlDecoder *);
-    JxlDecoderStatus (*set_decompress_boxes)(JxlDecoder *, JXL_BOOL);
-    JxlDecoderStatus (*set_box_buffer)(JxlDecoder *, uint8_t *, size_t);
-    size_t (*release_box_buffer)(JxlDecoder *);
-    JxlDecoderStatus (*get_box_type)(JxlDecoder *, JxlBoxType, JXL_BOOL);
-    void *(*runner_create)(const JxlMemoryManager *, size_t);
-    void (*runner_destroy)(void *);
-    size_t (*runner_default_threads)(void);
-    JxlParallelRunner runner;
+    JXL_SYMBOLS(IMGFETCH_POINTER) JXL_THREADS_SYMBOLS(IMGFETCH_POINTER)
 } jxl_api;
 
 static void load_jxl(void) {
-    const struct imgfetch_symbol decoder[] = {
-        {(void **)&jxl_api.create, "JxlDecoderCreate"},
-        {(void **)&jxl_api.destroy, "JxlDecoderDestroy"},
-        {(void **)&jxl_api.subscribe_events, "JxlDecoderSubscribeEvents"},
-        {(void **)&jxl_api.set_input, "JxlDecoderSetInput"},
-        {(void **)&jxl_api.process_input, "JxlDecoderProcessInput"},
-        {(void **)&jxl_api.get_basic_info, "JxlDecoderGetBasicInfo"},
-        {(void **)&jxl_api.image_out_buffer_size, "JxlDecoderImageOutBufferSize"},
-        {(void **)&jxl_api.set_image_out_buffer, "JxlDecoderSetImageOutBuffer"},
-        {(void **)&jxl_api.set_parallel_runner, "JxlDecoderSetParallelRunner"},
-        {(void **)&jxl_api.get_frame_header, "JxlDecoderGetFrameHeader"},
-        {(void **)&jxl_api.close_input, "JxlDecoderCloseInput"},
-        {(void **)&jxl_api.set_decompress_boxes, "JxlDecoderSetDecompressBoxes"},
-        {(void **)&jxl_api.set_box_buffer, "JxlDecoderSetBoxBuffer"},
-        {(void **)&jxl_api.release_box_buffer, "JxlDecoderReleaseBoxBuffer"},
-        {(void **)&jxl_api.get_box_type, "JxlDecoderGetBoxType"},
-    };
-    const struct imgfetch_symbol threads[] = {
-        {(void **)&jxl_api.runner_create, "JxlThreadParallelRunnerCreate"},
-        {(void **)&jxl_api.runner_destroy, "JxlThreadParallelRunnerDestroy"},
-        {(void **)&jxl_api.runner_default_threads, "JxlThreadParallelRunnerDefaultNumWorkerThreads"},
-        {(void **)&jxl_api.runner, "JxlThreadParallelRunner"},
-    };
-    LOAD(jxl, "libjxl.so.0.7", "libjxl0.7", decoder);
-    LOAD(jxl, "libjxl_threads.so.0.7", "libjxl0.7", threads);
+    LOAD(jxl, IMGFETCH_JXL_LIBRARY, "libjxl0.7", jxl_api, JXL_SYMBOLS);
+    LOAD(jxl, "libjxl_threads.so.0.7", "libjxl0.7", jxl_api, JXL_THREADS_SYMBOLS);
     jxl.loaded = 1;
 }
 LOADER(jxl, jxl)

@@ -2,32 +2,16 @@
 #include "CImageCodecs.h"
 #include "codec_group.h"
 
-static struct group lcms = {PTHREAD_ONCE_INIT, "", 0};
-static struct {
-    cmsHPROFILE (*open_profile_from_mem)(const void *, cmsUInt32Number);
-    cmsBool (*close_profile)(cmsHPROFILE);
-    cmsColorSpaceSignature (*get_color_space)(cmsHPROFILE);
-    cmsHPROFILE (*create_srgb_profile)(void);
-    cmsHTRANSFORM (*create_transform)(cmsHPROFILE, cmsUInt32Number, cmsHPROFILE, cmsUInt32Number, cmsUInt32Number,
-                                      cmsUInt32Number);
-    void (*do_transform)(cmsHTRANSFORM, const void *, void *, cmsUInt32Number);
-    void (*delete_transform)(cmsHTRANSFORM);
-} lcms_api;
-
-static void load_lcms(void) {
-    const struct imgfetch_symbol symbols[] = {
-        {(void **)&lcms_api.open_profile_from_mem, "cmsOpenProfileFromMem"},
-        {(void **)&lcms_api.close_profile, "cmsCloseProfile"},
-        {(void **)&lcms_api.get_color_space, "cmsGetColorSpace"},
-        {(void **)&lcms_api.create_srgb_profile, "cmsCreate_sRGBProfile"},
-        {(void **)&lcms_api.create_transform, "cmsCreateTransform"},
-        {(void **)&lcms_api.do_transform, "cmsDoTransform"},
-        {(void **)&lcms_api.delete_transform, "cmsDeleteTransform"},
-    };
-    LOAD(lcms, "liblcms2.so.2", "liblcms2-2", symbols);
-    lcms.loaded = 1;
-}
-LOADER(lcms, lcms)
+// lcms2, as (member of lcms_api, symbol).
+#define LCMS_SYMBOLS(X)                              \
+    X(open_profile_from_mem, cmsOpenProfileFromMem)  \
+    X(close_profile, cmsCloseProfile)                \
+    X(get_color_space, cmsGetColorSpace)             \
+    X(create_srgb_profile, cmsCreate_sRGBProfile)    \
+    X(create_transform, cmsCreateTransform)          \
+    X(do_transform, cmsDoTransform)                  \
+    X(delete_transform, cmsDeleteTransform)
+LIBRARY_GROUP(lcms, LCMS_SYMBOLS, "liblcms2.so.2", "liblcms2-2")
 
 cmsHPROFILE imgfetch_cmsOpenProfileFromMem(const void *memory, cmsUInt32Number size) {
     return lcms_api.open_profile_from_mem(memory, size);

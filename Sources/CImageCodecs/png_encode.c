@@ -5,54 +5,31 @@
 // while Paeth with Z_RLE took 3-4 ms and wrote files 0.2-5% larger (a flat logo came out smaller);
 // measured on the benchmark corpus' photo, posterised GIF and a flat drawing (libpng 1.6.39,
 // zlib 1.2.13).
-#include "CImageCodecs.h"
+#include "imgfetch_png.h"
 #include "codec_group.h"
 
 #include <setjmp.h>
 #include <stdlib.h>
 #include <zlib.h>
 
-static struct group png_encoder = {PTHREAD_ONCE_INIT, "", 0};
-static struct {
-    png_structp (*create_write_struct)(png_const_charp, png_voidp, png_error_ptr, png_error_ptr);
-    png_infop (*create_info_struct)(png_const_structrp);
-    void (*destroy_write_struct)(png_structpp, png_infopp);
-    jmp_buf *(*set_longjmp_fn)(png_structrp, png_longjmp_ptr, size_t);
-    void (*set_write_fn)(png_structrp, png_voidp, png_rw_ptr, png_flush_ptr);
-    png_voidp (*get_io_ptr)(png_const_structrp);
-    void (*set_IHDR)(png_const_structrp, png_inforp, png_uint_32, png_uint_32, int, int, int, int, int);
-    void (*set_sRGB)(png_const_structrp, png_inforp, int);
-    void (*set_filter)(png_structrp, int, int);
-    void (*set_compression_strategy)(png_structrp, int);
-    void (*write_info)(png_structrp, png_const_inforp);
-    void (*write_row)(png_structrp, png_const_bytep);
-    void (*write_end)(png_structrp, png_inforp);
-    void (*set_iCCP)(png_const_structrp, png_inforp, png_const_charp, int, png_const_bytep, png_uint_32);
-    void (*set_eXIf_1)(png_const_structrp, png_inforp, png_uint_32, png_bytep);
-} png_encoder_api;
-
-static void load_png_encoder(void) {
-    const struct imgfetch_symbol symbols[] = {
-        {(void **)&png_encoder_api.create_write_struct, "png_create_write_struct"},
-        {(void **)&png_encoder_api.create_info_struct, "png_create_info_struct"},
-        {(void **)&png_encoder_api.destroy_write_struct, "png_destroy_write_struct"},
-        {(void **)&png_encoder_api.set_longjmp_fn, "png_set_longjmp_fn"},
-        {(void **)&png_encoder_api.set_write_fn, "png_set_write_fn"},
-        {(void **)&png_encoder_api.get_io_ptr, "png_get_io_ptr"},
-        {(void **)&png_encoder_api.set_IHDR, "png_set_IHDR"},
-        {(void **)&png_encoder_api.set_sRGB, "png_set_sRGB"},
-        {(void **)&png_encoder_api.set_filter, "png_set_filter"},
-        {(void **)&png_encoder_api.set_compression_strategy, "png_set_compression_strategy"},
-        {(void **)&png_encoder_api.write_info, "png_write_info"},
-        {(void **)&png_encoder_api.write_row, "png_write_row"},
-        {(void **)&png_encoder_api.write_end, "png_write_end"},
-        {(void **)&png_encoder_api.set_iCCP, "png_set_iCCP"},
-        {(void **)&png_encoder_api.set_eXIf_1, "png_set_eXIf_1"},
-    };
-    LOAD(png_encoder, "libpng16.so.16", "libpng16-16", symbols);
-    png_encoder.loaded = 1;
-}
-LOADER(png_encoder, png_encoder)
+// libpng, as (member of png_encoder_api, symbol).
+#define PNG_ENCODER_SYMBOLS(X)                                 \
+    X(create_write_struct, png_create_write_struct)            \
+    X(create_info_struct, png_create_info_struct)              \
+    X(destroy_write_struct, png_destroy_write_struct)          \
+    X(set_longjmp_fn, png_set_longjmp_fn)                      \
+    X(set_write_fn, png_set_write_fn)                          \
+    X(get_io_ptr, png_get_io_ptr)                              \
+    X(set_IHDR, png_set_IHDR)                                  \
+    X(set_sRGB, png_set_sRGB)                                  \
+    X(set_filter, png_set_filter)                              \
+    X(set_compression_strategy, png_set_compression_strategy)  \
+    X(write_info, png_write_info)                              \
+    X(write_row, png_write_row)                                \
+    X(write_end, png_write_end)                                \
+    X(set_iCCP, png_set_iCCP)                                  \
+    X(set_eXIf_1, png_set_eXIf_1)
+LIBRARY_GROUP(png_encoder, PNG_ENCODER_SYMBOLS, "libpng16.so.16", "libpng16-16")
 
 /// The PNG being written: a buffer that grows as libpng hands over its output, and the first
 /// error libpng reported.

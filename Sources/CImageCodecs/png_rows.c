@@ -8,7 +8,7 @@
 // Only 8-bit, non-interlaced gray, gray + alpha, RGB and RGBA come here (PNGImageData.swift says
 // which files), and only the well-formed: anything this reader does not take (a CRC or stream
 // error, data that ends early or runs on) is left to libpng, which reads it or says what is wrong.
-#include "CImageCodecs.h"
+#include "imgfetch_png.h"
 #include "codec_group.h"
 
 #include <libdeflate.h>
@@ -19,25 +19,13 @@
 #include <emmintrin.h>
 #endif
 
-static struct group deflate = {PTHREAD_ONCE_INIT, "", 0};
-static struct {
-    struct libdeflate_decompressor *(*alloc_decompressor)(void);
-    enum libdeflate_result (*zlib_decompress)(struct libdeflate_decompressor *, const void *, size_t, void *, size_t, size_t *);
-    void (*free_decompressor)(struct libdeflate_decompressor *);
-    uint32_t (*crc32)(uint32_t, const void *, size_t);
-} deflate_api;
-
-static void load_deflate(void) {
-    const struct imgfetch_symbol symbols[] = {
-        {(void **)&deflate_api.alloc_decompressor, "libdeflate_alloc_decompressor"},
-        {(void **)&deflate_api.zlib_decompress, "libdeflate_zlib_decompress"},
-        {(void **)&deflate_api.free_decompressor, "libdeflate_free_decompressor"},
-        {(void **)&deflate_api.crc32, "libdeflate_crc32"},
-    };
-    LOAD(deflate, "libdeflate.so.0", "libdeflate0", symbols);
-    deflate.loaded = 1;
-}
-LOADER(deflate, deflate)
+// libdeflate, as (member of deflate_api, symbol).
+#define DEFLATE_SYMBOLS(X)                                \
+    X(alloc_decompressor, libdeflate_alloc_decompressor)  \
+    X(zlib_decompress, libdeflate_zlib_decompress)        \
+    X(free_decompressor, libdeflate_free_decompressor)    \
+    X(crc32, libdeflate_crc32)
+LIBRARY_GROUP(deflate, DEFLATE_SYMBOLS, "libdeflate.so.0", "libdeflate0")
 
 static uint32_t big_endian(const uint8_t *p) {
     return (uint32_t)p[0] << 24 | (uint32_t)p[1] << 16 | (uint32_t)p[2] << 8 | p[3];

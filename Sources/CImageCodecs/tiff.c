@@ -1,7 +1,7 @@
 // libtiff: the first page of a TIFF file, read from memory: 8-bit strips straight into RGBA, the
 // samples libtiff's RGBA reader refuses (10-, 12-, 32-bit, float) by tiff_samples.c, the rest by
 // TIFFReadRGBAImage.
-#include "CImageCodecs.h"
+#include "imgfetch_tiff.h"
 #include "codec_group.h"
 
 #include <stdarg.h>
@@ -11,25 +11,7 @@
 static struct group tiff = {PTHREAD_ONCE_INIT, "", 0};
 struct imgfetch_tiff_api tiff_api;
 static void load_tiff(void) {
-    const struct imgfetch_symbol symbols[] = {
-        {(void **)&tiff_api.options_alloc, "TIFFOpenOptionsAlloc"},
-        {(void **)&tiff_api.options_free, "TIFFOpenOptionsFree"},
-        {(void **)&tiff_api.options_set_error_handler, "TIFFOpenOptionsSetErrorHandlerExtR"},
-        {(void **)&tiff_api.options_set_warning_handler, "TIFFOpenOptionsSetWarningHandlerExtR"},
-        {(void **)&tiff_api.client_open, "TIFFClientOpenExt"},
-        {(void **)&tiff_api.close, "TIFFClose"},
-        {(void **)&tiff_api.get_field_defaulted, "TIFFGetFieldDefaulted"},
-        {(void **)&tiff_api.rgba_image_ok, "TIFFRGBAImageOK"},
-        {(void **)&tiff_api.read_rgba_image_oriented, "TIFFReadRGBAImageOriented"},
-        {(void **)&tiff_api.is_tiled, "TIFFIsTiled"},
-        {(void **)&tiff_api.number_of_strips, "TIFFNumberOfStrips"},
-        {(void **)&tiff_api.read_encoded_strip, "TIFFReadEncodedStrip"},
-        {(void **)&tiff_api.read_encoded_tile, "TIFFReadEncodedTile"},
-        {(void **)&tiff_api.number_of_tiles, "TIFFNumberOfTiles"},
-        {(void **)&tiff_api.strip_size, "TIFFStripSize"},
-        {(void **)&tiff_api.tile_size, "TIFFTileSize"},
-    };
-    LOAD(tiff, "libtiff.so.6", "libtiff6", symbols);
+    LOAD(tiff, IMGFETCH_TIFF_LIBRARY, "libtiff6", tiff_api, TIFF_SYMBOLS);
     tiff.loaded = 1;
 }
 LOADER(tiff, tiff)

@@ -1,26 +1,29 @@
 #ifndef IMGFETCH_TIFF_API_H
 #define IMGFETCH_TIFF_API_H
 // Private to tiff.c and tiff_samples.c: the libtiff functions imgfetch calls, resolved at first use.
+#include "CLibraryLoading.h"
 #include <tiffio.h>
 
+// libtiff, as (member of tiff_api, symbol).
+#define TIFF_SYMBOLS(X)                                                   \
+    X(options_alloc, TIFFOpenOptionsAlloc)                                \
+    X(options_free, TIFFOpenOptionsFree)                                  \
+    X(options_set_error_handler, TIFFOpenOptionsSetErrorHandlerExtR)      \
+    X(options_set_warning_handler, TIFFOpenOptionsSetWarningHandlerExtR)  \
+    X(client_open, TIFFClientOpenExt)                                     \
+    X(close, TIFFClose)                                                   \
+    X(get_field_defaulted, TIFFGetFieldDefaulted)                         \
+    X(rgba_image_ok, TIFFRGBAImageOK)                                     \
+    X(read_rgba_image_oriented, TIFFReadRGBAImageOriented)                \
+    X(is_tiled, TIFFIsTiled)                                              \
+    X(number_of_strips, TIFFNumberOfStrips)                               \
+    X(read_encoded_strip, TIFFReadEncodedStrip)                           \
+    X(read_encoded_tile, TIFFReadEncodedTile)                             \
+    X(number_of_tiles, TIFFNumberOfTiles)                                 \
+    X(strip_size, TIFFStripSize)                                          \
+    X(tile_size, TIFFTileSize)
 struct imgfetch_tiff_api {
-    TIFFOpenOptions *(*options_alloc)(void);
-    void (*options_free)(TIFFOpenOptions *);
-    void (*options_set_error_handler)(TIFFOpenOptions *, TIFFErrorHandlerExtR, void *);
-    void (*options_set_warning_handler)(TIFFOpenOptions *, TIFFErrorHandlerExtR, void *);
-    TIFF *(*client_open)(const char *, const char *, thandle_t, TIFFReadWriteProc, TIFFReadWriteProc, TIFFSeekProc,
-                         TIFFCloseProc, TIFFSizeProc, TIFFMapFileProc, TIFFUnmapFileProc, TIFFOpenOptions *);
-    void (*close)(TIFF *);
-    int (*get_field_defaulted)(TIFF *, uint32_t, ...);
-    int (*rgba_image_ok)(TIFF *, char[1024]);
-    int (*read_rgba_image_oriented)(TIFF *, uint32_t, uint32_t, uint32_t *, int, int);
-    int (*is_tiled)(TIFF *);
-    uint32_t (*number_of_strips)(TIFF *);
-    tmsize_t (*read_encoded_strip)(TIFF *, uint32_t, void *, tmsize_t);
-    tmsize_t (*read_encoded_tile)(TIFF *, uint32_t, void *, tmsize_t);
-    uint32_t (*number_of_tiles)(TIFF *);
-    tmsize_t (*strip_size)(TIFF *);
-    tmsize_t (*tile_size)(TIFF *);
+    TIFF_SYMBOLS(IMGFETCH_POINTER)
 };
 extern struct imgfetch_tiff_api tiff_api;
 

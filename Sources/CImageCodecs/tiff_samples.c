@@ -3,7 +3,7 @@
 // or 64 bits, signed integers, contiguous or in separate planes, in strips or tiles. Each strip or
 // tile is decoded by libtiff (which undoes compression, predictors, fill order and byte order)
 // and its samples are scaled here to 8 bits: what `info --decode` reads, a conversion now writes.
-#include "CImageCodecs.h"
+#include "imgfetch_tiff.h"
 #include "tiff_api.h"
 
 #include <math.h>

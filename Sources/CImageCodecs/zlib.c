@@ -6,23 +6,12 @@
 #include <limits.h>
 #include <zlib.h>
 
-static struct group zlib = {PTHREAD_ONCE_INIT, "", 0};
-static struct {
-    int (*inflate_init)(z_streamp, const char *, int);
-    int (*inflate)(z_streamp, int);
-    int (*inflate_end)(z_streamp);
-} zlib_api;
-
-static void load_zlib(void) {
-    const struct imgfetch_symbol symbols[] = {
-        {(void **)&zlib_api.inflate_init, "inflateInit_"},
-        {(void **)&zlib_api.inflate, "inflate"},
-        {(void **)&zlib_api.inflate_end, "inflateEnd"},
-    };
-    LOAD(zlib, "libz.so.1", "zlib1g", symbols);
-    zlib.loaded = 1;
-}
-LOADER(zlib, zlib)
+// zlib, as (member of zlib_api, symbol).
+#define ZLIB_SYMBOLS(X)            \
+    X(inflate_init, inflateInit_)  \
+    X(inflate, inflate)            \
+    X(inflate_end, inflateEnd)
+LIBRARY_GROUP(zlib, ZLIB_SYMBOLS, "libz.so.1", "zlib1g")
 
 long imgfetch_zlib_inflate(const uint8_t *data, size_t size, uint8_t *output, size_t capacity) {
     if (size > UINT_MAX || capacity > UINT_MAX) return IMGFETCH_INFLATE_FAILED;

@@ -16,4 +16,23 @@ struct imgfetch_symbol {
 int imgfetch_load_library(const char *soname, const char *note, const struct imgfetch_symbol *symbols,
                           size_t count, char *error, size_t error_size);
 
+// A library's functions are listed once, as an X-macro of (member, symbol) pairs:
+//     #define ZLIB_SYMBOLS(X) X(inflate, inflate) X(inflate_end, inflateEnd)
+// and both the struct of pointers and the table imgfetch_load_library fills are expanded from
+// that list, so no prototype or name is written twice. Each member is typed after the library's
+// own declaration (its header must be included), so a call through it is checked as a direct
+// call would be:
+//     static struct { ZLIB_SYMBOLS(IMGFETCH_POINTER) } zlib_api;
+//     IMGFETCH_LOAD_LIBRARY(zlib_api, ZLIB_SYMBOLS, "libz.so.1", "Debian package zlib1g", error, size)
+#define IMGFETCH_POINTER(member, symbol) __typeof__(&symbol) member;
+#define IMGFETCH_SYMBOL_SLOT(member, symbol) {(void **)&imgfetch_api_->member, #symbol},
+/// Evaluates to imgfetch_load_library's result for the functions of `LIST` in the struct `api`.
+#define IMGFETCH_LOAD_LIBRARY(api, LIST, soname, note, error, error_size)                             \
+    __extension__({                                                                                 \
+        __typeof__(&(api)) imgfetch_api_ = &(api);                                                  \
+        const struct imgfetch_symbol imgfetch_symbols_[] = {LIST(IMGFETCH_SYMBOL_SLOT)};            \
+        imgfetch_load_library(soname, note, imgfetch_symbols_,                                      \
+                              sizeof imgfetch_symbols_ / sizeof *imgfetch_symbols_, error, error_size); \
+    })
+
 #endif

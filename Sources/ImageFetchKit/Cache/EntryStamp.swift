@@ -31,9 +31,10 @@ struct EntryStamp: Equatable, Sendable {
 
     static let attributeName = "user.imgfetch"
 
-    /// The formats an entry can have (those the loader validates), in the order a hit looks for
-    /// their files: one `getxattr` each until one is found.
-    static let storedFormats: [ImageFormat] = [.jpeg, .png, .webp, .gif, .avif, .heic, .jxl, .tiff, .bmp, .ico]
+    /// The formats a hit looks for files of, in order: one `getxattr` each until one is found.
+    /// Every format, not only the decodable ones an entry can have: those come first, so only a
+    /// miss also looks for the others, where telling them apart would make a hit build the specs.
+    static let storedFormats = ImageFormat.allCases
 
     init(format: ImageFormat, width: Int, height: Int, bytes: Int64, fetchedAt: Double, lastUsedAt: Double, expiresAt: Double) {
         self.format = format
@@ -54,16 +55,14 @@ struct EntryStamp: Equatable, Sendable {
 
     // MARK: Encoding
 
-    /// Layout version 1, little-endian: version (1 byte), format (1), width (4), height (4),
+    /// Layout version 1, little-endian: version (1 byte), format (1, its `stampCode`), width (4), height (4),
     /// bytes (8), fetched, last used, expires (8 each, IEEE doubles). 42 bytes, so that with its
     /// name it fits in the free space of an ext4 inode and costs no block of its own.
     static let encodedSize = 42
     private static let version: UInt8 = 1
-    /// Format numbers on disk; a format is only ever added at the end.
-    private static let formats: [ImageFormat] = [.jpeg, .png, .gif, .webp, .bmp, .tiff, .heic, .avif, .ico, .svg, .jxl, .qoi, .psd, .pdf]
 
     var encoded: [UInt8] {
-        var bytes: [UInt8] = [Self.version, UInt8(Self.formats.firstIndex(of: format) ?? 0xFF)]
+        var bytes: [UInt8] = [Self.version, format.stampCode]
         bytes.reserveCapacity(Self.encodedSize)
         func append<T: FixedWidthInteger>(_ value: T) {
             withUnsafeBytes(of: value.littleEndian) { bytes.append(contentsOf: $0) }
@@ -77,7 +76,8 @@ struct EntryStamp: Equatable, Sendable {
 
     /// Decodes `encoded`'s layout; nil for anything else (another version, a damaged value).
     init?(decoding value: UnsafeRawBufferPointer) {
-        guard value.count == Self.encodedSize, value[0] == Self.version, Int(value[1]) < Self.formats.count else { return nil }
+        guard value.count == Self.encodedSize, value[0] == Self.version,
+              let format = ImageFormat.allCases.first(where: { $0.stampCode == value[1] }) else { return nil }
         func read<T: FixedWidthInteger>(_: T.Type, at offset: Int) -> T {
             T(littleEndian: value.loadUnaligned(fromByteOffset: offset, as: T.self))
         }
@@ -85,7 +85,7 @@ struct EntryStamp: Equatable, Sendable {
         let bytes = Int64(bitPattern: read(UInt64.self, at: 10))
         guard width > 0, height > 0, bytes > 0 else { return nil }
         self.init(
-            format: Self.formats[Int(value[1])], width: width, height: height, bytes: bytes,
+            format: format, width: width, height: height, bytes: bytes,
             fetchedAt: Double(bitPattern: read(UInt64.self, at: 18)),
             lastUsedAt: Double(bitPattern: read(UInt64.self, at: 26)),
             expiresAt: Double(bitPattern: read(UInt64.self, at: 34)))

@@ -5,22 +5,22 @@ import FoundationEssentials
 ///
 /// A value type holding `Sendable` decoders: safe to use from any number of threads at once.
 public struct DecoderRegistry: Sendable {
-    /// JPEG (libjpeg-turbo), PNG and animated PNG (libpng), GIF (giflib), WebP (libwebp), AVIF
-    /// (libavif), HEIC (libheif), JPEG XL (libjxl) and TIFF (libtiff); BMP and ICO by imgfetch's
-    /// own parsers.
-    public static let standard = DecoderRegistry(decoders: [
-        JPEGDecoder(), PNGDecoder(), GIFDecoder(), WebPDecoder(),
-        AVIFDecoder(),
-        HEICDecoder(),
-        JXLDecoder(),
-        TIFFDecoder(),
-        BMPDecoder(), ICODecoder(),
-    ])
+    /// The decoder of every format that has one (`ImageFormatSpec.decoder`).
+    public static let standard = DecoderRegistry(chosen: nil)
 
-    /// One decoder per format. A list, not a dictionary: four entries are found as fast by a scan,
-    /// and every loader builds a registry, so a cache hit would pay for a dictionary's generic
-    /// types and hashing.
-    private let decoders: [any ImageDecoding]
+    /// One decoder per format; nil for the standard ones, which are looked up at the first use:
+    /// every loader holds a registry, and a cache hit should not make the format specs. A list,
+    /// not a dictionary: ten entries are found as fast by a scan, and a dictionary's generic
+    /// types and hashing cost every process that makes one.
+    private let chosen: [any ImageDecoding]?
+
+    private var decoders: [any ImageDecoding] { chosen ?? Self.standardDecoders }
+
+    private static let standardDecoders = ImageFormatSpec.all.compactMap(\.decoder)
+
+    private init(chosen: [any ImageDecoding]?) {
+        self.chosen = chosen
+    }
 
     /// A registry of `decoders`; a later decoder for the same format replaces an earlier one.
     public init(decoders: [any ImageDecoding]) {
@@ -29,7 +29,7 @@ public struct DecoderRegistry: Sendable {
             kept.removeAll { $0.format == decoder.format }
             kept.append(decoder)
         }
-        self.decoders = kept
+        self.init(chosen: kept)
     }
 
     /// This registry with `decoder` added (replacing any decoder for its format).

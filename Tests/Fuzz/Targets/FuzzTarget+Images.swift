@@ -11,7 +11,7 @@ extension FuzzTarget {
     /// and those of the formats added since).
     static let validate = FuzzTarget(
         name: "validate", summary: "sniffing, header probes and completeness checks (Swift parsers)",
-        seedSuffixes: [".jpg", ".png", ".gif", ".webp", ".avif", ".heic", ".jxl", ".tif", ".tiff", ".bmp", ".ico", ".svg", ".qoi"]
+        seedSuffixes: seedSuffixes(of: ImageFormat.allCases)
     ) { data in
         let registry = DecoderRegistry.standard
         _ = registry.format(of: data)
@@ -23,7 +23,7 @@ extension FuzzTarget {
     /// frame with its colour profile, and every composed frame of an animation.
     static let decode = FuzzTarget(
         name: "decode", summary: "validate, then decode every frame through the codec libraries, scaled and composed too",
-        seedSuffixes: [".jpg", ".png", ".gif", ".webp", ".avif", ".heic", ".jxl", ".tif", ".tiff", ".bmp", ".ico"]
+        seedSuffixes: seedSuffixes(of: ImageFormat.decodable)
     ) { data in
         let registry = DecoderRegistry.standard
         guard (try? registry.validate(data, limits: limits)) != nil else { return }
@@ -32,5 +32,10 @@ extension FuzzTarget {
         _ = try? registry.decodeForTransform(data, minimumStoredSize: (7, 5), limits: limits)
         guard let reader = try? registry.animationReader(for: data, limits: limits) else { return }
         while (try? reader.nextFrame()) != nil {}
+    }
+
+    /// The fixtures of `formats`, by their files' extensions (and ".tiff", which TIFF fixtures also use).
+    private static func seedSuffixes(of formats: [ImageFormat]) -> [String] {
+        formats.map { "." + $0.fileExtension } + [".tiff"]
     }
 }

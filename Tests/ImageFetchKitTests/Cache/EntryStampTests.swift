@@ -39,6 +39,20 @@ final class EntryStampTests: XCTestCase {
         }
     }
 
+    func testTheFormatByteIsTheOneExistingCachesWereWrittenWith() {
+        // The on-disk numbers before formats were declared in their folders: never to change.
+        let written: [ImageFormat] = [.jpeg, .png, .gif, .webp, .bmp, .tiff, .heic, .avif, .ico, .svg, .jxl, .qoi, .psd, .pdf]
+        for (code, format) in written.enumerated() {
+            var stamp = sample
+            stamp.format = format
+            XCTAssertEqual(stamp.encoded[1], UInt8(code), format.rawValue)
+            var bytes = sample.encoded
+            bytes[1] = UInt8(code)
+            XCTAssertEqual(bytes.withUnsafeBytes { EntryStamp(decoding: $0) }?.format, format, "byte \(code)")
+        }
+        XCTAssertEqual(Set(ImageFormat.allCases.map(\.stampCode)).count, ImageFormat.allCases.count, "one number a format")
+    }
+
     func testOtherVersionsAndDamagedValuesAreNotStamps() {
         func decodes(_ change: (inout [UInt8]) -> Void) -> Bool {
             var bytes = sample.encoded

@@ -66,4 +66,25 @@ final class FormatSniffingTests: XCTestCase {
     func testAnSVGWithoutXMLDeclarationIsRecognised() {
         XCTAssertEqual(registry.format(of: Data("  <svg xmlns=\"http://www.w3.org/2000/svg\"/>".utf8)), .svg)
     }
+
+    func testNoTwoFormatsClaimTheSameBytes() throws {
+        // Sniffing takes the first format whose rule matches; the rules being disjoint makes the
+        // order of ImageFormat.allCases irrelevant to what a file is.
+        let fixtures = try FileManager.default.contentsOfDirectory(atPath: Fixture.directory.path)
+        XCTAssertGreaterThan(fixtures.count, 50)
+        for name in fixtures {
+            let bytes = ByteReader(try Fixture.data(name))
+            let claims = ImageFormatSpec.all.filter { $0.recognises(bytes) }.map(\.format)
+            XCTAssertLessThanOrEqual(claims.count, 1, "\(name): \(claims)")
+        }
+    }
+
+    func testAnISOFileWhoseFileTypeBoxIs256BytesLongIsNotTakenForAnIcon() {
+        // Its size field, 00 00 01 00, starts an ICO header too (reserved 0, type 1), which the ICO
+        // rule took before the ISO rules were tried.
+        var box = [0, 0, 1, 0] + Array("ftypavif".utf8) + [0, 0, 0, 0] + Array("mif1avifmiaf".utf8)
+        box += [UInt8](repeating: 0, count: 256 - box.count)
+        XCTAssertEqual(registry.format(of: Data(box)), .avif)
+        XCTAssertEqual(ImageFormatSpec.all.filter { $0.recognises(ByteReader(Data(box))) }.map(\.format), [.avif])
+    }
 }

@@ -3,19 +3,16 @@ import Glibc
 #endif
 
 extension CodecLibraries {
-    /// The `Accept` header of a request that names none: the newer formats whose libraries are
-    /// installed, then WebP, then any image. Worked out once per process, at the first download.
+    /// The `Accept` header of a request that names none: the formats with an `AcceptToken` whose
+    /// libraries are installed, by rank (the newer formats, then WebP), then any image. Worked out
+    /// once per process, at the first download.
     static let acceptHeader: String = {
-        let named = acceptedFormats.filter { isInstalled($0.library) }.map(\.type)
+        let named = ImageFormatSpec.all.compactMap { spec -> AcceptToken? in
+            guard let token = spec.accept, spec.library.map({ isInstalled($0.file) }) ?? true else { return nil }
+            return token
+        }.sorted { $0.rank < $1.rank }.map(\.mediaType)
         return (named + ["image/*", "*/*;q=0.8"]).joined(separator: ",")
     }()
-
-    /// The formats a server may need to be told of (it would not send them for `image/*` alone),
-    /// with the library file that decodes each, as CImageCodecs loads it.
-    private static let acceptedFormats: [(type: String, library: String)] = [
-        ("image/avif", "libavif.so.15"), ("image/jxl", "libjxl.so.0.7"), ("image/heic", "libheif.so.1"),
-        ("image/webp", "libwebp.so.7"),
-    ]
 
     /// Whether `soname` lies in a directory the dynamic loader searches: an access(2) per
     /// directory (15–45 µs each under strace -T, which inflates them; a few µs each without),
