@@ -23,6 +23,16 @@ extension DecoderRegistry {
     ) throws(DecodeError) -> SourceImage {
         let (decoder, info) = try probeWithDecoder(data, limits: limits)
         try decoder.validateStructure(of: data, info: info)
+        return try decodeForTransform(data, validated: info, minimumStoredSize: minimumStoredSize)
+    }
+
+    /// `decodeForTransform` of `data` that `validate` has passed already, as `info`: the header
+    /// is not probed nor the structure checked again (a `--resize` miss validated its original
+    /// once, when it arrived).
+    func decodeForTransform(
+        _ data: Data, validated info: ImageInfo, minimumStoredSize: (width: Int, height: Int)?
+    ) throws(DecodeError) -> SourceImage {
+        guard let decoder = decoder(for: info.format) else { throw .unsupportedFormat(info.format) }
         if let decoder = decoder as? any TransformDecoding {
             return try decoder.decodeForTransform(data, info: info, minimumStoredSize: minimumStoredSize)
         }

@@ -53,6 +53,7 @@ extension ImageLoader {
             filePath: nil, data: response.body, format: info.format, width: info.width, height: info.height,
             frames: info.frameCount, byteCount: response.body.count, cacheType: .network)
         image.response = ResponseFacts(response)
+        image.validatedInfo = info
         guard let cache, !options.noDiskCache else { return image }
         do {
             let entry = try await cache.store(

@@ -29,7 +29,7 @@ extension ImageLoader {
         let transformed: TransformedImage?
         do {
             transformed = try ImageTransformer(decoders: configuration.decoders)
-                .transform(bytes, spec: spec, limits: DecodeLimits(maxPixels: options.maxPixels))
+                .transform(bytes, validated: original.validatedInfo, spec: spec, limits: DecodeLimits(maxPixels: options.maxPixels))
         } catch {
             throw .transform(target.url, error)
         }

@@ -31,6 +31,9 @@ public struct LoadedImage: Sendable {
     /// The original's encoded bytes, for a variant made now; nil otherwise. With `cacheType`
     /// `network`, these are the bytes that crossed the network.
     public var originalByteCount: Int?
+    /// What validating the bytes found, when this load validated them (a network load): a
+    /// variant made of them does not validate them again.
+    var validatedInfo: ImageInfo?
 
     public init(
         filePath: String?, data: Data?, format: ImageFormat, width: Int, height: Int, frames: Int?,

@@ -23,11 +23,17 @@ public struct ImageTransformer: Sendable {
     }
 
     /// The variant `spec` makes of the image in `data`, which must pass the registry's validation
-    /// within `limits`; nil when it would be the image again (see `changesNothing`), which is
-    /// then no variant at all.
-    func transform(_ data: Data, spec: TransformSpec, limits: DecodeLimits) throws(TransformError) -> TransformedImage? {
+    /// within `limits` (unless `validated` says what that validation found already); nil when it
+    /// would be the image again (see `changesNothing`), which is then no variant at all.
+    func transform(
+        _ data: Data, validated: ImageInfo? = nil, spec: TransformSpec, limits: DecodeLimits
+    ) throws(TransformError) -> TransformedImage? {
         let info: ImageInfo
-        do { info = try decoders.validate(data, limits: limits) } catch { throw .decode(error) }
+        if let validated {
+            info = validated
+        } else {
+            do { info = try decoders.validate(data, limits: limits) } catch { throw .decode(error) }
+        }
         let animated = info.frameCount > 1
         let format = spec.outputFormat(for: info.format, animated: animated)
         let geometry = try TransformGeometry(spec: spec, sourceWidth: info.width, sourceHeight: info.height).within(limits)
@@ -83,7 +89,7 @@ public struct ImageTransformer: Sendable {
         let minimum = geometry.keepsSize
             ? nil : geometry.minimumStoredDecodeSize(sourceWidth: info.width, sourceHeight: info.height, orientation: info.orientation)
         let source: SourceImage
-        do { source = try decoders.decodeForTransform(data, minimumStoredSize: minimum, limits: limits) } catch { throw .decode(error) }
+        do { source = try decoders.decodeForTransform(data, validated: info, minimumStoredSize: minimum) } catch { throw .decode(error) }
         let orientation = source.orientation
         var window = geometry.storedWindow(
             sourceWidth: info.width, sourceHeight: info.height, orientation: orientation,

@@ -313,7 +313,7 @@ final class EntryStampTests: XCTestCase {
 /// 6.6): there the cache stamps nothing and every hit reads the index.
 func skipUnlessExtendedAttributesWork(in directory: String) throws {
     let probe = directory + "/xattr-probe-\(UUID().uuidString)"
-    FileManager.default.createFile(atPath: probe, contents: Data())
+    _ = FileManager.default.createFile(atPath: probe, contents: Data())
     defer { unlink(probe) }
     let stamp = EntryStamp(format: .png, width: 1, height: 1, bytes: 1, fetchedAt: 0, lastUsedAt: 0, expiresAt: 0)
     guard stamp.write(to: probe) else { throw XCTSkip("\(directory) keeps no user extended attributes") }

@@ -30,7 +30,7 @@ struct ReferenceTool {
         process.executableURL = URL(fileURLWithPath: path)
         process.arguments = arguments
         let output = directory.appendingPathComponent("stdout-\(UUID().uuidString)")
-        FileManager.default.createFile(atPath: output.path, contents: nil)
+        _ = FileManager.default.createFile(atPath: output.path, contents: nil)
         let handle = try FileHandle(forWritingTo: output)
         process.standardOutput = handle
         process.standardError = FileHandle.nullDevice

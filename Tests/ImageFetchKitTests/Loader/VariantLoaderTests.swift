@@ -1,5 +1,6 @@
 import Foundation
 import TestSupport
+import Synchronization
 import XCTest
 @testable import ImageFetchKit
 
@@ -105,5 +106,58 @@ final class VariantLoaderTests: LoaderTestCase {
         }
         XCTAssertEqual([width, height, limit], [20000, 15000, 100_000_000])
         XCTAssertEqual(result.error?.category, .notAnImage)
+    }
+}
+
+/// The JPEG decoder, counting the header probes and structure checks it is asked for.
+private final class CountingJPEGDecoder: TransformDecoding {
+    let inner = JPEGDecoder()
+    let probes = Mutex(0)
+    let structureChecks = Mutex(0)
+
+    var format: ImageFormat { inner.format }
+
+    func probe(_ data: Data) throws(DecodeError) -> ImageInfo {
+        probes.withLock { $0 += 1 }
+        return try inner.probe(data)
+    }
+
+    func validateStructure(of data: Data, info: ImageInfo) throws(DecodeError) {
+        structureChecks.withLock { $0 += 1 }
+        try inner.validateStructure(of: data, info: info)
+    }
+
+    func decode(_ data: Data, info: ImageInfo) throws(DecodeError) -> DecodedImage {
+        try inner.decode(data, info: info)
+    }
+
+    func decodeForTransform(_ data: Data, info: ImageInfo, minimumStoredSize: (width: Int, height: Int)?) throws(DecodeError) -> SourceImage {
+        try inner.decodeForTransform(data, info: info, minimumStoredSize: minimumStoredSize)
+    }
+}
+
+final class VariantValidationTests: LoaderTestCase {
+    /// A `--resize` miss validates the original once, as it arrives; making the variant trusts
+    /// that. A variant of an original from the disk cache validates it once before decoding.
+    func testAResizeMissValidatesItsOriginalOnce() async throws {
+        let counting = CountingJPEGDecoder()
+        func makeCountingLoader() -> ImageLoader {
+            ImageLoader(configuration: LoaderConfiguration(
+                cacheDirectory: cacheDirectory, diskCache: .testing(clock: clock),
+                decoders: DecoderRegistry.standard.registering(counting)))
+        }
+        var options = LoadOptions()
+        options.transform = TransformSpec(width: 32)
+        let made = try await makeCountingLoader().load(url("/baseline.jpg"), options: options).requireImage()
+        XCTAssertTrue(made.transformed)
+        XCTAssertEqual(counting.probes.withLock { $0 }, 1, "the original's header was probed more than once")
+        XCTAssertEqual(counting.structureChecks.withLock { $0 }, 1, "the original's structure was checked more than once")
+
+        options.transform = TransformSpec(width: 16)
+        let fromDisk = try await makeCountingLoader().load(url("/baseline.jpg"), options: options).requireImage()
+        XCTAssertEqual(fromDisk.cacheType, .disk)
+        XCTAssertTrue(fromDisk.transformed)
+        XCTAssertEqual(counting.probes.withLock { $0 }, 2)
+        XCTAssertEqual(counting.structureChecks.withLock { $0 }, 2)
     }
 }

@@ -19,7 +19,7 @@ extension PNGDecoder: TransformDecoding, AnimationDecoding {
         }
         return SourceImage(
             width: width, height: height, pixels: pixels,
-            colorModel: .rgba, iccProfile: try png.iccProfile(), orientation: info.orientation
+            colorModel: .rgba, iccProfile: png.iccProfile(), orientation: info.orientation
         )
     }
 
