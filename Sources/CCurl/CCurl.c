@@ -5,30 +5,33 @@
 #include <pthread.h>
 #include <string.h>
 
-// The libcurl entry points imgfetch uses, resolved from the shared library at first use.
+// The libcurl entry points imgfetch uses, as (member of api, symbol), resolved from the shared
+// library at first use (CLibraryLoading.h on the X-macro).
+#define CURL_SYMBOLS(X)                           \
+    X(global_init, curl_global_init)              \
+    X(easy_strerror, curl_easy_strerror)          \
+    X(easy_init, curl_easy_init)                  \
+    X(easy_reset, curl_easy_reset)                \
+    X(easy_cleanup, curl_easy_cleanup)            \
+    X(easy_pause, curl_easy_pause)                \
+    X(easy_setopt, curl_easy_setopt)              \
+    X(easy_getinfo, curl_easy_getinfo)            \
+    X(easy_header, curl_easy_header)              \
+    X(multi_init, curl_multi_init)                \
+    X(multi_add_handle, curl_multi_add_handle)    \
+    X(multi_remove_handle, curl_multi_remove_handle) \
+    X(multi_perform, curl_multi_perform)          \
+    X(multi_poll, curl_multi_poll)                \
+    X(multi_wakeup, curl_multi_wakeup)            \
+    X(multi_info_read, curl_multi_info_read)      \
+    X(multi_setopt, curl_multi_setopt)            \
+    X(slist_append, curl_slist_append)            \
+    X(slist_free_all, curl_slist_free_all)        \
+    X(share_init, curl_share_init)                \
+    X(share_setopt, curl_share_setopt)            \
+    X(share_cleanup, curl_share_cleanup)
 static struct {
-    CURLcode (*global_init)(long);
-    const char *(*easy_strerror)(CURLcode);
-    CURL *(*easy_init)(void);
-    void (*easy_reset)(CURL *);
-    void (*easy_cleanup)(CURL *);
-    CURLcode (*easy_pause)(CURL *, int);
-    CURLcode (*easy_setopt)(CURL *, CURLoption, ...);
-    CURLcode (*easy_getinfo)(CURL *, CURLINFO, ...);
-    CURLHcode (*easy_header)(CURL *, const char *, size_t, unsigned int, int, struct curl_header **);
-    CURLM *(*multi_init)(void);
-    CURLMcode (*multi_add_handle)(CURLM *, CURL *);
-    CURLMcode (*multi_remove_handle)(CURLM *, CURL *);
-    CURLMcode (*multi_perform)(CURLM *, int *);
-    CURLMcode (*multi_poll)(CURLM *, struct curl_waitfd *, unsigned int, int, int *);
-    CURLMcode (*multi_wakeup)(CURLM *);
-    CURLMsg *(*multi_info_read)(CURLM *, int *);
-    CURLMcode (*multi_setopt)(CURLM *, CURLMoption, ...);
-    struct curl_slist *(*slist_append)(struct curl_slist *, const char *);
-    void (*slist_free_all)(struct curl_slist *);
-    CURLSH *(*share_init)(void);
-    CURLSHcode (*share_setopt)(CURLSH *, CURLSHoption, ...);
-    CURLSHcode (*share_cleanup)(CURLSH *);
+    CURL_SYMBOLS(IMGFETCH_POINTER)
 } api;
 
 static pthread_once_t load_once = PTHREAD_ONCE_INIT;
@@ -36,34 +39,10 @@ static char load_error[512];
 static int loaded;
 
 static void load(void) {
-    const struct imgfetch_symbol symbols[] = {
-        {(void **)&api.global_init, "curl_global_init"},
-        {(void **)&api.easy_strerror, "curl_easy_strerror"},
-        {(void **)&api.easy_init, "curl_easy_init"},
-        {(void **)&api.easy_reset, "curl_easy_reset"},
-        {(void **)&api.easy_cleanup, "curl_easy_cleanup"},
-        {(void **)&api.easy_pause, "curl_easy_pause"},
-        {(void **)&api.easy_setopt, "curl_easy_setopt"},
-        {(void **)&api.easy_getinfo, "curl_easy_getinfo"},
-        {(void **)&api.easy_header, "curl_easy_header"},
-        {(void **)&api.multi_init, "curl_multi_init"},
-        {(void **)&api.multi_add_handle, "curl_multi_add_handle"},
-        {(void **)&api.multi_remove_handle, "curl_multi_remove_handle"},
-        {(void **)&api.multi_perform, "curl_multi_perform"},
-        {(void **)&api.multi_poll, "curl_multi_poll"},
-        {(void **)&api.multi_wakeup, "curl_multi_wakeup"},
-        {(void **)&api.multi_info_read, "curl_multi_info_read"},
-        {(void **)&api.multi_setopt, "curl_multi_setopt"},
-        {(void **)&api.slist_append, "curl_slist_append"},
-        {(void **)&api.slist_free_all, "curl_slist_free_all"},
-        {(void **)&api.share_init, "curl_share_init"},
-        {(void **)&api.share_setopt, "curl_share_setopt"},
-        {(void **)&api.share_cleanup, "curl_share_cleanup"},
-    };
     // The soname of Debian's libcurl4 (OpenSSL flavour), the package scripts/deps installs;
     // curl_easy_header needs 7.84.
-    loaded = imgfetch_load_library("libcurl.so.4", "Debian package libcurl4, libcurl 7.84 or later", symbols,
-                                   sizeof symbols / sizeof *symbols, load_error, sizeof load_error);
+    loaded = IMGFETCH_LOAD_LIBRARY(api, CURL_SYMBOLS, "libcurl.so.4", "Debian package libcurl4, libcurl 7.84 or later",
+                                   load_error, sizeof load_error);
     // libcurl converts an internationalised host name with libidn2's idn2_lookup_ul, which reads
     // the name in the locale's character set; imgfetch hands it UTF-8, and a process starts in
     // the "C" locale, where every non-ASCII byte is invalid ("URL using bad/illegal format").
