@@ -6,11 +6,14 @@ public struct DownloadError: Error, Sendable, Equatable, CustomStringConvertible
     public var kind: Kind
     /// libcurl's message for the failure when it gave one, e.g. "SSL certificate problem: …".
     public var detail: String?
+    /// The start of an error reply's body, when the request asked for it (`errorBodyLimit`).
+    public var replyBody: Data?
 
-    public init(url: URL, kind: Kind, detail: String? = nil) {
+    public init(url: URL, kind: Kind, detail: String? = nil, replyBody: Data? = nil) {
         self.url = url
         self.kind = kind
         self.detail = detail
+        self.replyBody = replyBody
     }
 
     public enum Kind: Sendable, Equatable {

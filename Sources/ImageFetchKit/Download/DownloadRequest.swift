@@ -78,6 +78,9 @@ public struct DownloadRequest: Hashable, Sendable {
         /// A `Cookie` header sent as given (`NAME=VALUE; NAME2=VALUE2`), besides any cookie the
         /// downloader's cookie engine holds for the host.
         public var cookie: String?
+        /// The most bytes of an error reply's body kept in `DownloadError.replyBody` (an S3
+        /// error's XML, say); 0, the default, drops error bodies unread.
+        public var errorBodyLimit: Int
 
         public init(
             timeout: Duration = .seconds(15),
@@ -90,7 +93,8 @@ public struct DownloadRequest: Hashable, Sendable {
             credentials: Credentials? = nil,
             signing: AWSSigning? = nil,
             userAgent: String? = nil,
-            cookie: String? = nil
+            cookie: String? = nil,
+            errorBodyLimit: Int = 0
         ) {
             self.timeout = timeout
             self.totalTimeout = totalTimeout
@@ -103,6 +107,7 @@ public struct DownloadRequest: Hashable, Sendable {
             self.signing = signing
             self.userAgent = userAgent
             self.cookie = cookie
+            self.errorBodyLimit = errorBodyLimit
         }
     }
 

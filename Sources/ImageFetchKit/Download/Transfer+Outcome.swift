@@ -17,7 +17,8 @@ extension Transfer {
         }
         let conditional = !request.validators.isEmpty
         guard (200...299).contains(status) || (status == 304 && conditional) else {
-            return (.failure(DownloadError(url: request.url, kind: .http(status: status))), wait)
+            let reply = body.isEmpty ? nil : body
+            return (.failure(DownloadError(url: request.url, kind: .http(status: status), replyBody: reply)), wait)
         }
         var effective: UnsafeMutablePointer<CChar>?
         imgfetch_easy_getinfo_string(easy, CURLINFO_EFFECTIVE_URL, &effective)

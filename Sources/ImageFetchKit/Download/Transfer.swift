@@ -23,6 +23,8 @@ final class Transfer {
     private(set) var exceededLimit = false
     private var sawFirstByte = false
     private var keepsBody = true
+    /// Bytes of an error reply's body still to keep (`Options.errorBodyLimit`).
+    private var errorBodyRoom = 0
     private(set) var headerList: UnsafeMutablePointer<curl_slist>?
     /// The downloader's cookie store (a libcurl share), when it has one; owned by the engine.
     var cookies: UnsafeMutableRawPointer?
@@ -98,6 +100,7 @@ final class Transfer {
         isPaused = false
         sawFirstByte = false
         keepsBody = true
+        errorBodyRoom = 0
         errorBuffer[0] = 0
         state = .running(easy: easy)
         if headerList == nil { headerList = makeHeaderList() }
@@ -126,7 +129,12 @@ final class Transfer {
             exceededLimit = true
             return .stop
         }
-        guard keepsBody else { return .taken }
+        guard keepsBody else {
+            let kept = min(errorBodyRoom, chunk.count)
+            if kept > 0 { body.append(contentsOf: UnsafeRawBufferPointer(rebasing: chunk[..<kept])) }
+            errorBodyRoom -= kept
+            return .taken
+        }
         body.append(contentsOf: chunk)
         for requester in requesters {
             requester.progress?(DownloadProgress(received: received, expected: expected))
@@ -139,8 +147,10 @@ final class Transfer {
         guard let easy else { return }
         var status = 0
         imgfetch_easy_getinfo_long(easy, CURLINFO_RESPONSE_CODE, &status)
-        // Error pages are not kept: only a 2xx body can ever be handed on.
+        // Error pages are not kept: only a 2xx body can ever be handed on, and of another the
+        // start the request asked for, to explain the error.
         keepsBody = (200...299).contains(status)
+        errorBodyRoom = keepsBody ? 0 : request.options.errorBodyLimit
         var length: curl_off_t = -1
         imgfetch_easy_getinfo_off(easy, CURLINFO_CONTENT_LENGTH_DOWNLOAD_T, &length)
         // A compressed body's declared length says nothing about the decoded bytes we count.

@@ -12,7 +12,10 @@ struct S3RemoteCache: RemoteCaching {
         transfers = RemoteTransfers(
             configuration: configuration, downloader: downloader, credentials: location.credentials,
             signing: location.credentials.map { _ in DownloadRequest.AWSSigning(region: location.region) },
-            credentialsHint: "Check AWS_ACCESS_KEY_ID, AWS_SECRET_ACCESS_KEY and AWS_REGION.")
+            credentialsHint: "Check AWS_ACCESS_KEY_ID, AWS_SECRET_ACCESS_KEY and AWS_REGION.",
+            // Without the method: a wrong secret refuses reads and writes with one cause, and
+            // one warning says so.
+            explainReply: { status, body in S3ErrorReply(body).map { "S3 answered \(status) \($0.summary)." } })
     }
 
     func fetch(_ key: CacheKey, maxBytes: Int) async throws(RemoteFailure) -> RemoteObject? {
