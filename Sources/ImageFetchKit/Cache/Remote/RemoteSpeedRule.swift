@@ -1,26 +1,31 @@
 /// Whether reading from the tier is worth it: its recent read times against the origin's. A tier
-/// that takes far longer per object than the origin (`slowness` times, and more than `floor`)
-/// only delays the loads that wait on it, so reads skip it (they go straight to the origin) and,
-/// every `retestAfter`, one read tests it again; reads resume once such a test is not slow.
+/// whose reads take more than `slowness` times the origin's fetches only delays the loads that
+/// wait on it, so reads skip it (they go straight to the origin) and, every `retestAfter`, one
+/// read tests it again; reads resume once such a test is not slow. The rule is relative only:
+/// a tier 90 ms away from workers whose origin answers in 9 ms costs them ten times the origin,
+/// however small 90 ms looks.
 ///
-/// With no recent origin fetches to compare against (every load a tier hit) and reads slower
-/// than `suspicion`, the next loads skip the tier to time the origin. The margins are wide on
-/// purpose: skipping a tier that holds the objects sends their loads to the origin, which the
-/// tier is there to spare, and on a busy machine a healthy loopback tier's 404 measured 20 ms
-/// against 8 ms for the origin's whole image (and over 40 ms, 3 times the origin's, with four
-/// workers filling one nginx at once), and 16 reads at once from it averaged 50 ms.
+/// With no recent origin fetches to compare against (every load a tier hit) and reads averaging
+/// over `suspicion`, loads skip the tier to time the origin until `minimumSamples` of its fetches
+/// are in (once a run: the origin's window then stays filled). That is the one absolute figure,
+/// and it decides only whether to spend a few origin requests on a comparison: a loopback tier
+/// answered in 5-10 ms a read, 16 at once, and a busy one no more than 40 ms.
+///
+/// The margin is wide on purpose: skipping a tier that holds the objects sends their loads to
+/// the origin, which the tier is there to spare, and on a busy machine a healthy loopback tier's
+/// 404 measured 20 ms against 8 ms for the origin's whole image (and over 40 ms, 3 times the
+/// origin's, with four workers filling one nginx at once).
 ///
 /// Uploads are timed too: a tier whose PUTs are that slow, and over `writeFloor` each, is one
-/// the loads must not wait for (see `RemoteCacheTier.upload`). The floor is higher: uploads run
+/// the loads must not wait for (see `RemoteCacheTier.upload`). Uploads keep a floor: they run
 /// behind the loads, and a busy nginx took tens of milliseconds for a PUT it kept up with.
 ///
 /// A value: the owner keeps it under its lock and passes the time in.
 struct RemoteSpeedRule: Sendable {
     static let minimumSamples = 4
-    static let floor = Duration.milliseconds(100)
     static let slowness = 4
     static let writeFloor = Duration.milliseconds(250)
-    static let suspicion = Duration.milliseconds(100)
+    static let suspicion = Duration.milliseconds(50)
 
     let retestAfter: Duration
     private var tier = LatencyWindow()
@@ -29,9 +34,16 @@ struct RemoteSpeedRule: Sendable {
     /// Set while reads skip the tier: when the next test may go.
     private(set) var skippingUntil: ContinuousClock.Instant?
     private var testInFlight = false
-    private var originTimingsWanted = 0
-    /// The origin is being timed: asked once, until its fetches fill the window.
+    /// The origin is being timed: loads skip the tier until its fetches fill the window (sending
+    /// only `minimumSamples` would leave the others waiting on a slow tier meanwhile), at most
+    /// this many more, in case its fetches fail.
+    private var originTimingsLeft = 0
     private var timingOrigin = false
+    /// Timing the origin was asked for once this run.
+    private var timedOrigin = false
+
+    /// The most loads sent to the origin to time it.
+    static let originTimingLoads = 4 * minimumSamples
 
     enum Decision: Sendable, Equatable {
         case read
@@ -59,11 +71,9 @@ struct RemoteSpeedRule: Sendable {
             testInFlight = true
             return .test
         }
-        guard originTimingsWanted == 0 else {
-            originTimingsWanted -= 1
-            return .timeOrigin
-        }
-        return .read
+        guard timingOrigin, originTimingsLeft > 0 else { return .read }
+        originTimingsLeft -= 1
+        return .timeOrigin
     }
 
     /// A read (hit or miss) took `time`; `wasTest` when `decide` answered `.test` for it.
@@ -109,7 +119,7 @@ struct RemoteSpeedRule: Sendable {
     }
 
     static func isSlow(_ tier: Duration, against origin: Duration) -> Bool {
-        tier > Self.floor && tier > origin * Self.slowness
+        tier > origin * Self.slowness
     }
 
     private mutating func evaluate(at now: ContinuousClock.Instant) -> Change? {
@@ -120,9 +130,10 @@ struct RemoteSpeedRule: Sendable {
             skippingUntil = now + retestAfter
             return .becameSlow(tier: tierMean, origin: originMean)
         }
-        guard tierMean >= Self.suspicion, !timingOrigin else { return nil }
+        guard tierMean >= Self.suspicion, !timedOrigin else { return nil }
         timingOrigin = true
-        originTimingsWanted = Self.minimumSamples - origin.count
+        timedOrigin = true
+        originTimingsLeft = Self.originTimingLoads
         return .timingOrigin(tier: tierMean)
     }
 }
