@@ -34,6 +34,10 @@ final class RemoteCacheTier: Sendable {
         /// Reasons already given in a warning: a wrong secret refuses reads and writes alike,
         /// and one warning says so.
         var warnedReasons: Set<String> = []
+        /// Keys whose loads went to the origin to time it: the tier had answered every read
+        /// with its object until then, so it most likely holds these too, and they are not
+        /// uploaded again.
+        var timingLoads: Set<CacheKey> = []
     }
 
     /// The upload backlog and the tasks draining it, started at the first upload.
@@ -69,7 +73,13 @@ final class RemoteCacheTier: Sendable {
     func fetch(_ key: CacheKey, maxBytes: Int) async -> RemoteObject? {
         let (admitted, events) = health.admitRead()
         announce(events)
-        guard let pass = admitted else { return nil }
+        let pass: RemoteTierHealth.ReadPass
+        switch admitted {
+        case .read(let admitted): pass = admitted
+        case .skip(let skip):
+            if skip == .timingOrigin { state.withLock { _ = $0.timingLoads.insert(key) } }
+            return nil
+        }
         // The speed rule times the attempt that answered: a retry's wait is the breaker's
         // business, and counted in would make a tier with a few 500s look slow.
         var start = ContinuousClock.now
@@ -120,7 +130,7 @@ final class RemoteCacheTier: Sendable {
     /// unless the backlog is full while uploads keep up, then when an uploader makes room. A
     /// failure is counted, never reported to the load.
     func upload(_ image: Data, for key: CacheKey) async {
-        guard configuration.mode == .readWrite else { return }
+        guard configuration.mode == .readWrite, state.withLock({ $0.timingLoads.remove(key) == nil }) else { return }
         let queue = uploads.withLock { queue -> UploadQueue in
             if let queue { return queue }
             let backlog = RemoteUploadBacklog(byteBudget: Self.uploadBudget)
