@@ -32,11 +32,13 @@ public struct DownloadRequest: Hashable, Sendable {
         self.method = method
     }
 
-    /// The HTTP method and, for a PUT, the bytes sent.
+    /// The HTTP method and, for a PUT or POST, the bytes sent.
     public enum Method: Hashable, Sendable {
         case get
         /// Uploads `body` as the resource at the URL; any 2xx reply is a success.
         case put(body: Data)
+        /// Sends a form (`application/x-www-form-urlencoded`) such as an AWS Query API call.
+        case postForm(body: Data)
     }
 
     /// A cached copy's validators, sent as `If-None-Match` / `If-Modified-Since`.

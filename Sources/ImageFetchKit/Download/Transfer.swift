@@ -166,6 +166,8 @@ final class Transfer {
             // A PUT of bytes, not a form. (An empty "Expect:" to skip 100-continue would break
             // SigV4: libcurl 7.88 signs the empty header it then leaves out.)
             lines.append("Content-Type: application/octet-stream")
+        } else if case .postForm = request.method {
+            lines.append("Content-Type: application/x-www-form-urlencoded")
         } else if !request.headers.keys.contains(where: { $0.lowercased() == "accept" }) {
             lines.append("Accept: \(CodecLibraries.acceptHeader)")
         }

@@ -28,9 +28,10 @@ struct RemoteTransfers: Sendable {
         self.explainReply = explainReply
     }
 
-    /// The object at `url`, or nil for a 404 (or an object over `maxBytes`: of no use either).
-    func get(_ url: URL, headers: [String: String], maxBytes: Int) async throws(RemoteFailure) -> RemoteObject? {
-        var options = self.options
+    /// The object at `url`, or nil for a 404 (or an object over `maxBytes`: of no use either);
+    /// signed with `signing` when given (credentials fetched for this request).
+    func get(_ url: URL, headers: [String: String], maxBytes: Int, signing: Signing? = nil) async throws(RemoteFailure) -> RemoteObject? {
+        var options = self.options(signing)
         options.maxBytes = maxBytes
         do {
             let response = try await downloader.load(DownloadRequest(url: url, headers: headers, options: options))
@@ -44,13 +45,27 @@ struct RemoteTransfers: Sendable {
         }
     }
 
-    /// Puts `body` at `url`.
-    func put(_ body: Data, at url: URL, headers: [String: String]) async throws(RemoteFailure) {
+    /// Puts `body` at `url`, signed with `signing` when given.
+    func put(_ body: Data, at url: URL, headers: [String: String], signing: Signing? = nil) async throws(RemoteFailure) {
         do {
-            _ = try await downloader.load(DownloadRequest(url: url, headers: headers, options: options, method: .put(body: body)))
+            _ = try await downloader.load(DownloadRequest(url: url, headers: headers, options: options(signing), method: .put(body: body)))
         } catch {
             throw failure(error)
         }
+    }
+
+    /// Credentials that sign one request, and how (AWS Signature Version 4).
+    struct Signing: Sendable {
+        var credentials: DownloadRequest.Credentials
+        var aws: DownloadRequest.AWSSigning
+    }
+
+    private func options(_ signing: Signing?) -> DownloadRequest.Options {
+        guard let signing else { return options }
+        var options = self.options
+        options.credentials = signing.credentials
+        options.signing = signing.aws
+        return options
     }
 
     /// The error sorted for the health rules, its cause in words that name neither the object's
