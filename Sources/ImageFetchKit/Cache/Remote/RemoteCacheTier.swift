@@ -34,9 +34,8 @@ final class RemoteCacheTier: Sendable {
         /// Reasons already given in a warning: a wrong secret refuses reads and writes alike,
         /// and one warning says so.
         var warnedReasons: Set<String> = []
-        /// Keys whose loads went to the origin to time it: the tier had answered every read
-        /// with its object until then, so it most likely holds these too, and they are not
-        /// uploaded again.
+        /// Keys whose loads went to the origin to time it while the tier had answered every read
+        /// with its object: it most likely holds these too, and they are not uploaded again.
         var timingLoads: Set<CacheKey> = []
     }
 
@@ -77,7 +76,11 @@ final class RemoteCacheTier: Sendable {
         switch admitted {
         case .read(let admitted): pass = admitted
         case .skip(let skip):
-            if skip == .timingOrigin { state.withLock { _ = $0.timingLoads.insert(key) } }
+            // Timing the origin after reads that all found their objects (not a tier being
+            // filled, whose misses the origin answers anyway): these are most likely there too.
+            if skip == .timingOrigin {
+                state.withLock { state in if state.report.misses == 0 { state.timingLoads.insert(key) } }
+            }
             return nil
         }
         // The speed rule times the attempt that answered: a retry's wait is the breaker's

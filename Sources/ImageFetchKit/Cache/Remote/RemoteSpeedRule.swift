@@ -1,9 +1,12 @@
-/// Whether reading from the tier is worth it: its recent read times against the origin's. A tier
-/// whose reads take more than `slowness` times the origin's fetches only delays the loads that
-/// wait on it, so reads skip it (they go straight to the origin) and, every `retestAfter`, one
-/// read tests it again; reads resume once such a test is not slow. The rule is relative only:
-/// a tier 90 ms away from workers whose origin answers in 9 ms costs them ten times the origin,
-/// however small 90 ms looks.
+/// Whether reading from the tier is worth it: its recent read times against the origin's (the
+/// medians of each). A tier whose reads take more than `slowness` times the origin's fetches,
+/// and at least `margin` longer, only delays the loads that wait on it, so reads skip it (they
+/// go straight to the origin) and, every `retestAfter`, one read tests it again; reads resume
+/// once such a test is not slow. The rule is relative: a tier 90 ms away from workers whose
+/// origin answers in 9 ms costs them ten times the origin, however small 90 ms looks (a floor
+/// of 100 ms on the tier's time once let it through). The margin is what a ratio of small
+/// times needs: on a busy machine a healthy loopback tier's first misses, paying for the
+/// engine's start, took 44-54 ms against 7-12 ms for the origin's warm fetches.
 ///
 /// With no recent origin fetches to compare against (every load a tier hit) and reads averaging
 /// over `suspicion`, loads skip the tier to time the origin until `minimumSamples` of its fetches
@@ -24,6 +27,7 @@
 struct RemoteSpeedRule: Sendable {
     static let minimumSamples = 4
     static let slowness = 4
+    static let margin = Duration.milliseconds(50)
     static let writeFloor = Duration.milliseconds(250)
     static let suspicion = Duration.milliseconds(50)
 
@@ -83,7 +87,7 @@ struct RemoteSpeedRule: Sendable {
             return evaluate(at: now)
         }
         testInFlight = false
-        let originMean = origin.mean ?? .zero
+        let originMean = origin.median ?? .zero
         guard !Self.isSlow(time, against: originMean) else {
             skippingUntil = now + retestAfter
             return .stillSlow(tier: time, origin: originMean)
@@ -119,12 +123,13 @@ struct RemoteSpeedRule: Sendable {
     }
 
     static func isSlow(_ tier: Duration, against origin: Duration) -> Bool {
-        tier > origin * Self.slowness
+        tier > origin * Self.slowness && tier - origin >= Self.margin
     }
 
     private mutating func evaluate(at now: ContinuousClock.Instant) -> Change? {
-        guard skippingUntil == nil, tier.count >= Self.minimumSamples, let tierMean = tier.mean else { return nil }
-        if origin.count >= Self.minimumSamples, let originMean = origin.mean {
+        // Medians: on a busy machine a few reads that waited for a core would otherwise decide.
+        guard skippingUntil == nil, tier.count >= Self.minimumSamples, let tierMean = tier.median else { return nil }
+        if origin.count >= Self.minimumSamples, let originMean = origin.median {
             timingOrigin = false
             guard Self.isSlow(tierMean, against: originMean) else { return nil }
             skippingUntil = now + retestAfter
@@ -148,6 +153,11 @@ struct LatencyWindow: Sendable {
 
     var mean: Duration? {
         samples.isEmpty ? nil : samples.reduce(.zero, +) / samples.count
+    }
+
+    /// The middle sample (the upper of the two middle ones for an even count).
+    var median: Duration? {
+        samples.isEmpty ? nil : samples.sorted()[samples.count / 2]
     }
 
     mutating func add(_ time: Duration) {
