@@ -37,6 +37,8 @@ final class RemoteCacheTier: Sendable {
         /// Keys whose loads went to the origin to time it while the tier had answered every read
         /// with its object: it most likely holds these too, and they are not uploaded again.
         var timingLoads: Set<CacheKey> = []
+        /// The tier has answered a read: reads begun from then on find the engine started.
+        var answeredARead = false
     }
 
     /// The upload backlog and the tasks draining it, started at the first upload.
@@ -86,12 +88,14 @@ final class RemoteCacheTier: Sendable {
         // The speed rule times the attempt that answered: a retry's wait is the breaker's
         // business, and counted in would make a tier with a few 500s look slow.
         var start = ContinuousClock.now
+        let cold = state.withLock { !$0.answeredARead }
         do throws(RemoteFailure) {
             let object = try await retryingOnce(.reads) { () async throws(RemoteFailure) in
                 start = ContinuousClock.now
                 return try await backend.fetch(key, maxBytes: maxBytes)
             }
-            announce(health.readAnswered(after: ContinuousClock.now - start, pass))
+            state.withLock { $0.answeredARead = true }
+            announce(health.readAnswered(after: ContinuousClock.now - start, pass, cold: cold))
             if object == nil { state.withLock { $0.report.misses += 1 } }
             return object
         } catch {

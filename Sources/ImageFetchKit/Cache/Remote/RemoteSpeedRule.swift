@@ -6,18 +6,15 @@
 /// origin answers in 9 ms costs them ten times the origin, however small 90 ms looks (a floor
 /// of 100 ms on the tier's time once let it through). The margin is what a ratio of small
 /// times needs: on a busy machine a healthy loopback tier's first misses, paying for the
-/// engine's start, took 44-54 ms against 7-12 ms for the origin's warm fetches.
+/// engine's start, took 44-54 ms against 7-12 ms for the origin's warm fetches. Such cold
+/// reads (begun before the tier had answered any) never decide it, and the verdict waits for
+/// `minimumSamples` warm ones.
 ///
-/// With no recent origin fetches to compare against (every load a tier hit) and reads averaging
-/// over `suspicion`, loads skip the tier to time the origin until `minimumSamples` of its fetches
-/// are in (once a run: the origin's window then stays filled). That is the one absolute figure,
-/// and it decides only whether to spend a few origin requests on a comparison: a loopback tier
-/// answered in 5-10 ms a read, 16 at once, and a busy one no more than 40 ms.
-///
-/// The margin is wide on purpose: skipping a tier that holds the objects sends their loads to
-/// the origin, which the tier is there to spare, and on a busy machine a healthy loopback tier's
-/// 404 measured 20 ms against 8 ms for the origin's whole image (and over 40 ms, 3 times the
-/// origin's, with four workers filling one nginx at once).
+/// With no recent origin fetches to compare against (every load a tier hit) and a median read
+/// over `suspicion`, loads skip the tier to time the origin until `minimumSamples` of its
+/// fetches are in (once a run: the origin's window then stays filled). That figure decides only
+/// whether to spend a few origin requests on a comparison: a loopback tier answered in 5-10 ms
+/// a read, 16 at once; a machine loaded several times over its two cores pushed it past 50 ms.
 ///
 /// Uploads are timed too: a tier whose PUTs are that slow, and over `writeFloor` each, is one
 /// the loads must not wait for (see `RemoteCacheTier.upload`). Uploads keep a floor: they run
@@ -33,6 +30,7 @@ struct RemoteSpeedRule: Sendable {
 
     let retestAfter: Duration
     private var tier = LatencyWindow()
+    private var coldReads = LatencyWindow()
     private var origin = LatencyWindow()
     private var writes = LatencyWindow()
     /// Set while reads skip the tier: when the next test may go.
@@ -80,10 +78,12 @@ struct RemoteSpeedRule: Sendable {
         return .timeOrigin
     }
 
-    /// A read (hit or miss) took `time`; `wasTest` when `decide` answered `.test` for it.
-    mutating func recordTierRead(_ time: Duration, wasTest: Bool, at now: ContinuousClock.Instant) -> Change? {
+    /// A read (hit or miss) took `time`; `wasTest` when `decide` answered `.test` for it; `cold`
+    /// when it began before the tier had answered any read: it paid for the engine's start and
+    /// new connections, so it may start the origin's timing but never decides that the tier is slow.
+    mutating func recordTierRead(_ time: Duration, wasTest: Bool, cold: Bool = false, at now: ContinuousClock.Instant) -> Change? {
         guard wasTest else {
-            tier.add(time)
+            if cold { coldReads.add(time) } else { tier.add(time) }
             return evaluate(at: now)
         }
         testInFlight = false
@@ -127,15 +127,17 @@ struct RemoteSpeedRule: Sendable {
     }
 
     private mutating func evaluate(at now: ContinuousClock.Instant) -> Change? {
+        guard skippingUntil == nil else { return nil }
+        if origin.count >= Self.minimumSamples { timingOrigin = false }
         // Medians: on a busy machine a few reads that waited for a core would otherwise decide.
-        guard skippingUntil == nil, tier.count >= Self.minimumSamples, let tierMean = tier.median else { return nil }
-        if origin.count >= Self.minimumSamples, let originMean = origin.median {
-            timingOrigin = false
+        if tier.count >= Self.minimumSamples, let tierMean = tier.median, origin.count >= Self.minimumSamples, let originMean = origin.median {
             guard Self.isSlow(tierMean, against: originMean) else { return nil }
             skippingUntil = now + retestAfter
             return .becameSlow(tier: tierMean, origin: originMean)
         }
-        guard tierMean >= Self.suspicion, !timedOrigin else { return nil }
+        let reads = tier.count >= Self.minimumSamples ? tier : coldReads
+        guard origin.count < Self.minimumSamples, reads.count >= Self.minimumSamples, let tierMean = reads.median,
+              tierMean >= Self.suspicion, !timedOrigin else { return nil }
         timingOrigin = true
         timedOrigin = true
         originTimingsLeft = Self.originTimingLoads

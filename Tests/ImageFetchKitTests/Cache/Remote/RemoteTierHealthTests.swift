@@ -63,6 +63,21 @@ final class RemoteTierHealthTests: XCTestCase {
         }
     }
 
+    func testColdReadsStartTheOriginsTimingButNeverMakeTheTierSlow() {
+        var rule = RemoteSpeedRule(retestAfter: .seconds(5))
+        for _ in 0..<3 { XCTAssertNil(rule.recordTierRead(.milliseconds(90), wasTest: false, cold: true, at: start)) }
+        XCTAssertEqual(rule.recordTierRead(.milliseconds(90), wasTest: false, cold: true, at: start), .timingOrigin(tier: .milliseconds(90)))
+        for _ in 0..<4 { XCTAssertNil(rule.recordOriginFetch(.milliseconds(9), at: start)) }
+        XCTAssertEqual(rule.decide(at: start), .read, "no warm read yet")
+        for _ in 0..<3 { XCTAssertNil(rule.recordTierRead(.milliseconds(90), wasTest: false, at: start)) }
+        XCTAssertEqual(rule.recordTierRead(.milliseconds(90), wasTest: false, at: start), .becameSlow(tier: .milliseconds(90), origin: .milliseconds(9)))
+
+        var fill = RemoteSpeedRule(retestAfter: .seconds(5))
+        for _ in 0..<4 { XCTAssertNil(fill.recordOriginFetch(.milliseconds(7), at: start)) }
+        for _ in 0..<8 { XCTAssertNil(fill.recordTierRead(.milliseconds(300), wasTest: false, cold: true, at: start)) }
+        XCTAssertEqual(fill.decide(at: start), .read, "a first wave that paid for the engine's start decides nothing")
+    }
+
     func testAFewReadsThatWaitedForACoreDoNotMakeTheTierSlow() {
         var rule = RemoteSpeedRule(retestAfter: .seconds(5))
         for _ in 0..<8 { XCTAssertNil(rule.recordOriginFetch(.milliseconds(10), at: start)) }
