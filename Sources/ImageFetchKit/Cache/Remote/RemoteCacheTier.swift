@@ -14,7 +14,7 @@ import Synchronization
 /// paused nor refused, PUTs not far slower than origin fetches, reads not skipping the tier as
 /// slow); otherwise an upload that finds the backlog full is
 /// dropped and counted, so uploads never hold up the results of a struggling tier. `finish()`
-/// waits for the backlog to drain, or, with such a tier, only for the uploads under way. The tier's downloader admits every fetch and upload at once
+/// waits for the backlog to drain, or, with such a tier, cancels the uploads under way. The tier's downloader admits every fetch and upload at once
 /// (see `init`): none of them ever waits behind another for a slot, so the loads in flight when
 /// the tier stalls all pay the same one timeout, together.
 ///
@@ -95,7 +95,7 @@ final class RemoteCacheTier: Sendable {
                 return try await backend.fetch(key, maxBytes: maxBytes)
             }
             state.withLock { $0.answeredARead = true }
-            announce(health.readAnswered(after: ContinuousClock.now - start, pass, cold: cold))
+            announce(health.readAnswered(after: ContinuousClock.now - start, pass, cold: cold, found: object != nil))
             if object == nil { state.withLock { $0.report.misses += 1 } }
             return object
         } catch {
@@ -180,6 +180,8 @@ final class RemoteCacheTier: Sendable {
             announce(health.writeSucceeded(after: ContinuousClock.now - start))
         } catch {
             state.withLock { $0.report.uploadFailures += 1 }
+            // Cancelled by `finish()`: nothing the tier did.
+            guard !Task.isCancelled else { return }
             announce(health.writeFailed(error))
         }
     }
@@ -204,6 +206,10 @@ final class RemoteCacheTier: Sendable {
     func finish() async -> RemoteCacheReport {
         if let queue = uploads.withLock({ $0 }) {
             queue.backlog.close()
+            // With a tier the loads may not wait for (reads skip it as slow, writes paused or
+            // refused), the uploads under way would hold the run's end for a tier's slow
+            // replies: they are cancelled and counted as not uploaded.
+            if !health.uploadsMayHoldLoads { for drain in queue.drains { drain.cancel() } }
             for drain in queue.drains { await drain.value }
         }
         let counts = health.counts

@@ -7,10 +7,9 @@
 /// of 100 ms on the tier's time once let it through). The margin is what a ratio of small
 /// times needs: on a busy machine a healthy loopback tier's first misses, paying for the
 /// engine's start, took 44-54 ms against 7-12 ms for the origin's warm fetches. Such cold
-/// reads (begun before the tier had answered any) never decide it, and the verdict waits for
-/// `minimumSamples` warm ones.
+/// reads (begun before the tier had answered any) are not counted at all.
 ///
-/// With no recent origin fetches to compare against (every load a tier hit) and a median read
+/// With no origin fetches to compare against (every read so far a hit) and a median read
 /// over `suspicion`, loads skip the tier to time the origin until `minimumSamples` of its
 /// fetches are in (once a run: the origin's window then stays filled). That figure decides only
 /// whether to spend a few origin requests on a comparison: a loopback tier answered in 5-10 ms
@@ -30,7 +29,6 @@ struct RemoteSpeedRule: Sendable {
 
     let retestAfter: Duration
     private var tier = LatencyWindow()
-    private var coldReads = LatencyWindow()
     private var origin = LatencyWindow()
     private var writes = LatencyWindow()
     /// Set while reads skip the tier: when the next test may go.
@@ -43,6 +41,8 @@ struct RemoteSpeedRule: Sendable {
     private var timingOrigin = false
     /// Timing the origin was asked for once this run.
     private var timedOrigin = false
+    /// A read found no object: the origin is timed by the fetches that follow misses.
+    private var sawMiss = false
 
     /// The most loads sent to the origin to time it.
     static let originTimingLoads = 4 * minimumSamples
@@ -80,10 +80,13 @@ struct RemoteSpeedRule: Sendable {
 
     /// A read (hit or miss) took `time`; `wasTest` when `decide` answered `.test` for it; `cold`
     /// when it began before the tier had answered any read: it paid for the engine's start and
-    /// new connections, so it may start the origin's timing but never decides that the tier is slow.
-    mutating func recordTierRead(_ time: Duration, wasTest: Bool, cold: Bool = false, at now: ContinuousClock.Instant) -> Change? {
+    /// new connections (a tier behind a proxy, for the proxy's too), so it is not counted.
+    /// `found` is false for a miss: the origin's fetch that follows will be timed anyway, so
+    /// loads are never sent to the origin to time it (they would read the objects the tier has).
+    mutating func recordTierRead(_ time: Duration, wasTest: Bool, cold: Bool = false, found: Bool = true, at now: ContinuousClock.Instant) -> Change? {
+        if !found { sawMiss = true }
         guard wasTest else {
-            if cold { coldReads.add(time) } else { tier.add(time) }
+            if !cold { tier.add(time) }
             return evaluate(at: now)
         }
         testInFlight = false
@@ -135,8 +138,7 @@ struct RemoteSpeedRule: Sendable {
             skippingUntil = now + retestAfter
             return .becameSlow(tier: tierMean, origin: originMean)
         }
-        let reads = tier.count >= Self.minimumSamples ? tier : coldReads
-        guard origin.count < Self.minimumSamples, reads.count >= Self.minimumSamples, let tierMean = reads.median,
+        guard origin.count < Self.minimumSamples, !sawMiss, tier.count >= Self.minimumSamples, let tierMean = tier.median,
               tierMean >= Self.suspicion, !timedOrigin else { return nil }
         timingOrigin = true
         timedOrigin = true

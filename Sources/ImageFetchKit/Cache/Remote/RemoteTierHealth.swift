@@ -92,12 +92,12 @@ final class RemoteTierHealth: Sendable {
 
     /// A read got an answer (an object or a miss) after `time`; `cold` when it began before the
     /// tier had answered any read (see `RemoteSpeedRule.recordTierRead`).
-    func readAnswered(after time: Duration, _ pass: ReadPass, cold: Bool = false) -> [RemoteTierEvent] {
+    func readAnswered(after time: Duration, _ pass: ReadPass, cold: Bool = false, found: Bool = true) -> [RemoteTierEvent] {
         let now = ContinuousClock.now
         return state.withLock { state in
             var events: [RemoteTierEvent] = []
             if state.reads.recordSuccess() == .reclosed { events.append(.resumed(.reads)) }
-            if let change = state.speed.recordTierRead(time, wasTest: pass.testsSpeed, cold: cold, at: now) {
+            if let change = state.speed.recordTierRead(time, wasTest: pass.testsSpeed, cold: cold, found: found, at: now) {
                 if case .becameSlow = change { state.counts.timesFoundSlow += 1 }
                 events.append(.speed(change))
             }

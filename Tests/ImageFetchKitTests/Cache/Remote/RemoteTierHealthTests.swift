@@ -63,19 +63,17 @@ final class RemoteTierHealthTests: XCTestCase {
         }
     }
 
-    func testColdReadsStartTheOriginsTimingButNeverMakeTheTierSlow() {
+    func testColdReadsAreNotCounted() {
         var rule = RemoteSpeedRule(retestAfter: .seconds(5))
-        for _ in 0..<3 { XCTAssertNil(rule.recordTierRead(.milliseconds(90), wasTest: false, cold: true, at: start)) }
-        XCTAssertEqual(rule.recordTierRead(.milliseconds(90), wasTest: false, cold: true, at: start), .timingOrigin(tier: .milliseconds(90)))
-        for _ in 0..<4 { XCTAssertNil(rule.recordOriginFetch(.milliseconds(9), at: start)) }
-        XCTAssertEqual(rule.decide(at: start), .read, "no warm read yet")
+        for _ in 0..<8 { XCTAssertNil(rule.recordTierRead(.milliseconds(300), wasTest: false, cold: true, at: start)) }
+        XCTAssertEqual(rule.decide(at: start), .read, "a first wave that paid for the engine's start does not start the origin's timing")
         for _ in 0..<3 { XCTAssertNil(rule.recordTierRead(.milliseconds(90), wasTest: false, at: start)) }
-        XCTAssertEqual(rule.recordTierRead(.milliseconds(90), wasTest: false, at: start), .becameSlow(tier: .milliseconds(90), origin: .milliseconds(9)))
+        XCTAssertEqual(rule.recordTierRead(.milliseconds(90), wasTest: false, at: start), .timingOrigin(tier: .milliseconds(90)))
 
         var fill = RemoteSpeedRule(retestAfter: .seconds(5))
         for _ in 0..<4 { XCTAssertNil(fill.recordOriginFetch(.milliseconds(7), at: start)) }
-        for _ in 0..<8 { XCTAssertNil(fill.recordTierRead(.milliseconds(300), wasTest: false, cold: true, at: start)) }
-        XCTAssertEqual(fill.decide(at: start), .read, "a first wave that paid for the engine's start decides nothing")
+        for _ in 0..<8 { XCTAssertNil(fill.recordTierRead(.milliseconds(300), wasTest: false, cold: true, found: false, at: start)) }
+        XCTAssertEqual(fill.decide(at: start), .read, "nor does it make the tier slow")
     }
 
     func testAFewReadsThatWaitedForACoreDoNotMakeTheTierSlow() {
@@ -124,6 +122,13 @@ final class RemoteTierHealthTests: XCTestCase {
         for _ in 0..<4 { _ = fast.recordTierRead(.milliseconds(60), wasTest: false, at: start) }
         for _ in 0..<4 { XCTAssertNil(fast.recordOriginFetch(.milliseconds(40), at: start)) }
         XCTAssertEqual(fast.decide(at: start), .read, "a tier within four times the origin is read again once it is timed")
+    }
+
+    func testAfterAMissTheOriginIsTimedByItsOwnFetchesNotByLoadsSentThere() {
+        var rule = RemoteSpeedRule(retestAfter: .seconds(5))
+        XCTAssertNil(rule.recordTierRead(.milliseconds(90), wasTest: false, found: false, at: start))
+        for _ in 0..<7 { XCTAssertNil(rule.recordTierRead(.milliseconds(90), wasTest: false, at: start)) }
+        XCTAssertEqual(rule.decide(at: start), .read)
     }
 
     func testAHealthyTierOfHitsIsNeverMadeToTimeTheOrigin() {
