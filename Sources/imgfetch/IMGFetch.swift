@@ -35,10 +35,21 @@ struct IMGFetch: AsyncParsableCommand {
               AWS_REGION          The S3 region (else AWS_DEFAULT_REGION, else the
                                   profile's region, else us-east-1).
               AWS_ENDPOINT_URL    An S3-compatible store instead of AWS (path-style).
-              AWS_PROFILE         Without the key variables: the profile whose keys (and
-                                  region) ~/.aws/credentials and ~/.aws/config give
-                                  (default: default; AWS_SHARED_CREDENTIALS_FILE and
-                                  AWS_CONFIG_FILE move the files).
+              AWS_WEB_IDENTITY_TOKEN_FILE  Without the key variables: with
+                                  AWS_ROLE_ARN (and AWS_ROLE_SESSION_NAME), temporary
+                                  credentials from STS AssumeRoleWithWebIdentity (at
+                                  AWS_ENDPOINT_URL_STS, else AWS_ENDPOINT_URL, else STS in
+                                  the region).
+              AWS_PROFILE         Next: the profile whose keys (and region)
+                                  ~/.aws/credentials and ~/.aws/config give (default:
+                                  default; AWS_SHARED_CREDENTIALS_FILE and AWS_CONFIG_FILE
+                                  move the files).
+              AWS_CONTAINER_CREDENTIALS_FULL_URI  Next: the container endpoint
+                                  (or AWS_CONTAINER_CREDENTIALS_RELATIVE_URI; with
+                                  AWS_CONTAINER_AUTHORIZATION_TOKEN or its _FILE).
+              AWS_EC2_METADATA_SERVICE_ENDPOINT  Last: an EC2 instance role by
+                                  IMDSv2 (default http://169.254.169.254);
+                                  AWS_EC2_METADATA_DISABLED=true skips it.
               NO_COLOR            If set and not empty: a progress line without colour.
               https_proxy         Proxies are used as curl uses them (also http_proxy,
                                   all_proxy, no_proxy).

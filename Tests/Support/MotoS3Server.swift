@@ -11,20 +11,25 @@ public final class MotoS3Server: Sendable {
     /// The key pair to sign with (any pair when signatures are not checked).
     public let accessKey: String
     public let secretKey: String
+    /// The ARN of the role made with `role:` (allowed everything), for web identity.
+    public let roleARN: String?
     private let process: Mutex<Process?>
 
     public struct Unavailable: Error, CustomStringConvertible {
         public let description: String
     }
 
-    public static func start(bucket: String, checkingSignatures: Bool) throws -> MotoS3Server {
+    /// With `role`, a role of that name is made too, and one more unauthenticated call is left
+    /// for the worker's first: its unsigned STS `AssumeRoleWithWebIdentity` (moto checks every
+    /// call in its IAM mode, that one included).
+    public static func start(bucket: String, checkingSignatures: Bool, role: String? = nil) throws -> MotoS3Server {
         let port = try LocalPort.free()
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
         process.arguments = ["python3", "-m", "moto.server", "-H", "127.0.0.1", "-p", "\(port)"]
         var environment = ProcessInfo.processInfo.environment
         // The set-up's calls: create the bucket, the user, its policy and its key.
-        if checkingSignatures { environment["INITIAL_NO_AUTH_ACTION_COUNT"] = "4" }
+        if checkingSignatures { environment["INITIAL_NO_AUTH_ACTION_COUNT"] = role == nil ? "4" : "7" }
         process.environment = environment
         process.standardOutput = FileHandle.nullDevice
         process.standardError = FileHandle.nullDevice
@@ -47,16 +52,34 @@ public final class MotoS3Server: Sendable {
             process.waitUntilExit()
             throw Unavailable(description: "the S3 set-up failed (status \(setup.terminationStatus))")
         }
+        var roleARN: String?
+        if let role {
+            let roleSetup = Process()
+            roleSetup.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+            roleSetup.arguments = ["python3", roleScriptPath, endpoint.absoluteString, role]
+            let roleOutput = Pipe()
+            roleSetup.standardOutput = roleOutput
+            try roleSetup.run()
+            roleARN = String(decoding: roleOutput.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+                .trimmingCharacters(in: .whitespacesAndNewlines)
+            roleSetup.waitUntilExit()
+            guard roleSetup.terminationStatus == 0, roleARN?.hasPrefix("arn:") == true else {
+                process.terminate()
+                process.waitUntilExit()
+                throw Unavailable(description: "the role set-up failed (status \(roleSetup.terminationStatus))")
+            }
+        }
         return MotoS3Server(
             endpoint: endpoint, bucket: bucket, accessKey: String(words[0]),
-            secretKey: words[1].trimmingCharacters(in: .whitespacesAndNewlines), process: process)
+            secretKey: words[1].trimmingCharacters(in: .whitespacesAndNewlines), roleARN: roleARN, process: process)
     }
 
-    private init(endpoint: URL, bucket: String, accessKey: String, secretKey: String, process: sending Process) {
+    private init(endpoint: URL, bucket: String, accessKey: String, secretKey: String, roleARN: String?, process: sending Process) {
         self.endpoint = endpoint
         self.bucket = bucket
         self.accessKey = accessKey
         self.secretKey = secretKey
+        self.roleARN = roleARN
         self.process = Mutex(process)
     }
 
@@ -66,6 +89,30 @@ public final class MotoS3Server: Sendable {
         guard let running = process.withLock({ value in defer { value = nil }; return value }) else { return }
         running.terminate()
         running.waitUntilExit()
+    }
+
+    /// Temporary credentials for the role made with `role:` (STS `AssumeRole`, signed with the
+    /// user's key pair): what a metadata service would hand out, session token and all, which
+    /// moto checks (a token it did not issue is refused).
+    public func assumeRole() throws -> (key: String, secret: String, token: String) {
+        let assume = Process()
+        assume.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        assume.arguments = ["python3", "-c", """
+            import boto3, sys
+            sts = boto3.client("sts", endpoint_url=sys.argv[1], region_name="us-east-1",
+                               aws_access_key_id=sys.argv[3], aws_secret_access_key=sys.argv[4])
+            c = sts.assume_role(RoleArn=sys.argv[2], RoleSessionName="metadata")["Credentials"]
+            print(c["AccessKeyId"], c["SecretAccessKey"], c["SessionToken"])
+            """, endpoint.absoluteString, roleARN ?? "", accessKey, secretKey]
+        let output = Pipe()
+        assume.standardOutput = output
+        try assume.run()
+        let words = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self).split(whereSeparator: \.isWhitespace)
+        assume.waitUntilExit()
+        guard assume.terminationStatus == 0, words.count == 3 else {
+            throw Unavailable(description: "STS AssumeRole on moto failed (status \(assume.terminationStatus))")
+        }
+        return (String(words[0]), String(words[1]), String(words[2]))
     }
 
     /// The keys of the bucket's objects, listed through the signed API with `python3` and boto3.
@@ -91,4 +138,7 @@ public final class MotoS3Server: Sendable {
     static let scriptPath: String = URL(fileURLWithPath: #filePath)
         .deletingLastPathComponent().deletingLastPathComponent()
         .appendingPathComponent("Server/s3setup.py").path
+    static let roleScriptPath: String = URL(fileURLWithPath: #filePath)
+        .deletingLastPathComponent().deletingLastPathComponent()
+        .appendingPathComponent("Server/s3rolesetup.py").path
 }

@@ -142,6 +142,10 @@ error_log $prefix/error.log warn;
 events { worker_connections 4096; }
 http {
   access_log off;
+  # Served as the healthy tier is (lib/nginx.sh), so the rows measure the faults alone.
+  sendfile on;
+  tcp_nopush on;
+  tcp_nodelay on;
   keepalive_requests 1000000;
   client_body_temp_path $prefix/tmp/body;
   split_clients "\${request_id}" \$fault { $1% 1; * ""; }

@@ -8,12 +8,15 @@ public struct DownloadError: Error, Sendable, Equatable, CustomStringConvertible
     public var detail: String?
     /// What an interrupted body left that a later request can continue (see `Resume`).
     public var partial: Resume.PartialBody?
+    /// The start of an error reply's body, when the request asked for it (`errorBodyLimit`).
+    public var replyBody: Data?
 
-    public init(url: URL, kind: Kind, detail: String? = nil, partial: Resume.PartialBody? = nil) {
+    public init(url: URL, kind: Kind, detail: String? = nil, partial: Resume.PartialBody? = nil, replyBody: Data? = nil) {
         self.url = url
         self.kind = kind
         self.detail = detail
         self.partial = partial
+        self.replyBody = replyBody
     }
 
     public enum Kind: Sendable, Equatable {

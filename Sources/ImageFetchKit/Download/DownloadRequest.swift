@@ -38,11 +38,13 @@ public struct DownloadRequest: Hashable, Sendable {
         self.resume = resume
     }
 
-    /// The HTTP method and, for a PUT, the bytes sent.
+    /// The HTTP method and, for a PUT or POST, the bytes sent.
     public enum Method: Hashable, Sendable {
         case get
         /// Uploads `body` as the resource at the URL; any 2xx reply is a success.
         case put(body: Data)
+        /// Sends a form (`application/x-www-form-urlencoded`) such as an AWS Query API call.
+        case postForm(body: Data)
     }
 
     /// A cached copy's validators, sent as `If-None-Match` / `If-Modified-Since`.
@@ -84,6 +86,9 @@ public struct DownloadRequest: Hashable, Sendable {
         /// A `Cookie` header sent as given (`NAME=VALUE; NAME2=VALUE2`), besides any cookie the
         /// downloader's cookie engine holds for the host.
         public var cookie: String?
+        /// The most bytes of an error reply's body kept in `DownloadError.replyBody` (an S3
+        /// error's XML, say); 0, the default, drops error bodies unread.
+        public var errorBodyLimit: Int
 
         public init(
             timeout: Duration = .seconds(15),
@@ -96,7 +101,8 @@ public struct DownloadRequest: Hashable, Sendable {
             credentials: Credentials? = nil,
             signing: AWSSigning? = nil,
             userAgent: String? = nil,
-            cookie: String? = nil
+            cookie: String? = nil,
+            errorBodyLimit: Int = 0
         ) {
             self.timeout = timeout
             self.totalTimeout = totalTimeout
@@ -109,6 +115,7 @@ public struct DownloadRequest: Hashable, Sendable {
             self.signing = signing
             self.userAgent = userAgent
             self.cookie = cookie
+            self.errorBodyLimit = errorBodyLimit
         }
     }
 

@@ -87,10 +87,13 @@ extension Transfer {
             set(imgfetch_easy_setopt_string(easy, CURLOPT_USERNAME, credentials.user))
             set(imgfetch_easy_setopt_string(easy, CURLOPT_PASSWORD, credentials.password))
         }
-        if case .put(let body) = request.method {
+        switch request.method {
+        case .get: break
+        case .put(let body), .postForm(let body):
             // The body is copied into the handle (and hashed there for SigV4), so nothing has to
-            // outlive this call; the size first, as the bytes are binary.
-            set(imgfetch_easy_setopt_string(easy, CURLOPT_CUSTOMREQUEST, "PUT"))
+            // outlive this call; the size first, as the bytes are binary. Without a custom
+            // request, libcurl posts them.
+            if case .put = request.method { set(imgfetch_easy_setopt_string(easy, CURLOPT_CUSTOMREQUEST, "PUT")) }
             set(imgfetch_easy_setopt_off(easy, CURLOPT_POSTFIELDSIZE_LARGE, curl_off_t(body.count)))
             set(body.withUnsafeBytes { bytes in
                 guard let start = bytes.baseAddress else { return CURLE_OK }

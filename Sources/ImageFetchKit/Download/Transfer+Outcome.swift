@@ -22,7 +22,9 @@ extension Transfer {
             return (.failure(DownloadError(url: request.url, kind: .resumeRefused, detail: "HTTP 416")), nil)
         }
         guard (200...299).contains(status) || (status == 304 && conditional) else {
-            return (.failure(DownloadError(url: request.url, kind: .http(status: status))), wait)
+            let reply = errorBody.isEmpty ? nil : errorBody
+            // A body this transfer was continuing is still there to continue (a 503 mid-retry).
+            return (.failure(DownloadError(url: request.url, kind: .http(status: status), partial: partialBody(), replyBody: reply)), wait)
         }
         var effective: UnsafeMutablePointer<CChar>?
         imgfetch_easy_getinfo_string(easy, CURLINFO_EFFECTIVE_URL, &effective)

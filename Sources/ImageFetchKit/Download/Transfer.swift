@@ -23,6 +23,9 @@ final class Transfer {
     private(set) var exceededLimit = false
     private var sawFirstByte = false
     private var keepsBody = true
+    /// Bytes of an error reply's body still to keep (`Options.errorBodyLimit`), and those kept.
+    private var errorBodyRoom = 0
+    private(set) var errorBody = Data()
     private(set) var headerList: UnsafeMutablePointer<curl_slist>?
     /// The `If-Range` value `headerList` was built with.
     private var headerListIfRange: String?
@@ -128,6 +131,8 @@ final class Transfer {
         isPaused = false
         sawFirstByte = false
         keepsBody = true
+        errorBodyRoom = 0
+        errorBody = Data()
         errorBuffer[0] = 0
         state = .running(easy: easy)
         if headerList == nil || headerListIfRange != continuing?.validator {
@@ -163,7 +168,13 @@ final class Transfer {
             exceededLimit = true
             return .stop
         }
-        guard keepsBody else { return .taken }
+        guard keepsBody else {
+            // Apart from `body`, which may hold a body this transfer is continuing.
+            let kept = min(errorBodyRoom, chunk.count)
+            if kept > 0 { errorBody.append(contentsOf: UnsafeRawBufferPointer(rebasing: chunk[..<kept])) }
+            errorBodyRoom -= kept
+            return .taken
+        }
         body.append(contentsOf: chunk)
         checkpointIfDue()
         for requester in requesters { requester.progress?(progress) }
@@ -175,10 +186,12 @@ final class Transfer {
         guard let easy else { return }
         var status = 0
         imgfetch_easy_getinfo_long(easy, CURLINFO_RESPONSE_CODE, &status)
-        // Error pages are not kept: only a 2xx body can ever be handed on.
+        // Error pages are not kept: only a 2xx body can ever be handed on, and of another the
+        // start the request asked for, to explain the error.
         keepsBody = (200...299).contains(status)
         let encoding = header(named: "Content-Encoding", of: easy)
         if keepsBody { takeRangeAnswer(status: status, encoding: encoding, of: easy) }
+        errorBodyRoom = keepsBody ? 0 : request.options.errorBodyLimit
         var length: curl_off_t = -1
         imgfetch_easy_getinfo_off(easy, CURLINFO_CONTENT_LENGTH_DOWNLOAD_T, &length)
         // A compressed body's declared length says nothing about the decoded bytes we count.
@@ -222,6 +235,8 @@ final class Transfer {
             // A PUT of bytes, not a form. (An empty "Expect:" to skip 100-continue would break
             // SigV4: libcurl 7.88 signs the empty header it then leaves out.)
             lines.append("Content-Type: application/octet-stream")
+        } else if case .postForm = request.method {
+            lines.append("Content-Type: application/x-www-form-urlencoded")
         } else if !request.headers.keys.contains(where: { $0.lowercased() == "accept" }) {
             lines.append("Accept: \(CodecLibraries.acceptHeader)")
         }

@@ -24,6 +24,9 @@ public enum RemoteCacheLocation: Sendable, Equatable, CustomStringConvertible {
         public var credentials: DownloadRequest.Credentials?
         /// `AWS_SESSION_TOKEN`, for temporary credentials.
         public var sessionToken: String?
+        /// Where temporary credentials are fetched from when no keys are given (web identity,
+        /// the container endpoint, the instance metadata service); nil with keys, or none.
+        public var credentialSource: AWSCredentialSource?
         /// Where the bucket's objects are: `endpoint/bucket` or `https://bucket.s3.region.amazonaws.com`.
         public var bucketURL: URL
     }
@@ -50,24 +53,32 @@ public enum RemoteCacheLocation: Sendable, Equatable, CustomStringConvertible {
                 }
                 endpoint = url
             }
-            // The credential chain as the AWS CLI walks it: the variables, then the profile's
-            // shared files; none at all sends unsigned requests (a public bucket).
+            // The credential chain as the AWS CLI (botocore) walks it: the variables, web
+            // identity, the profile's shared files, the container endpoint, the instance
+            // metadata service; none at all sends unsigned requests (a public bucket).
             var credentials: DownloadRequest.Credentials?
             var sessionToken = value("AWS_SESSION_TOKEN")
+            var credentialSource: AWSCredentialSource?
             let shared = AWSSharedFiles(environment: environment)
+            let region = value("AWS_REGION") ?? value("AWS_DEFAULT_REGION") ?? shared.region ?? "us-east-1"
             switch (value("AWS_ACCESS_KEY_ID"), value("AWS_SECRET_ACCESS_KEY")) {
             case (let key?, let secret?): credentials = DownloadRequest.Credentials(user: key, password: secret)
             case (nil, nil):
                 if shared.isNamed, !shared.hasProfile {
                     throw ParseError(description: "The AWS profile '\(shared.profile)' (AWS_PROFILE) is in neither ~/.aws/credentials nor ~/.aws/config.", comesFromEnvironment: true)
                 }
-                if let keys = try shared.keys() {
+                if let webIdentity = try AWSCredentialSource.webIdentity(value, region: region) {
+                    credentialSource = webIdentity
+                } else if let keys = try shared.keys() {
                     credentials = DownloadRequest.Credentials(user: keys.key, password: keys.secret)
                     sessionToken = keys.token
+                } else if let container = try AWSCredentialSource.container(value) {
+                    credentialSource = container
+                } else {
+                    credentialSource = try AWSCredentialSource.instanceMetadata(value)
                 }
             default: throw ParseError(description: "Set both AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY for the remote cache, or neither.", comesFromEnvironment: true)
             }
-            let region = value("AWS_REGION") ?? value("AWS_DEFAULT_REGION") ?? shared.region ?? "us-east-1"
             // S3's bucket naming rules; they also keep the bucket a valid host name and path part.
             let allowed = Set("abcdefghijklmnopqrstuvwxyz0123456789.-")
             guard (3...63).contains(bucket.count), bucket.allSatisfy(allowed.contains),
@@ -77,7 +88,7 @@ public enum RemoteCacheLocation: Sendable, Equatable, CustomStringConvertible {
             }
             self = .s3(S3Location(
                 bucket: bucket, prefix: prefix, region: region, endpoint: endpoint, credentials: credentials,
-                sessionToken: sessionToken, bucketURL: bucketURL))
+                sessionToken: sessionToken, credentialSource: credentialSource, bucketURL: bucketURL))
             return
         }
         guard var components = URLComponents(string: text), ["http", "https"].contains(components.scheme?.lowercased() ?? ""),

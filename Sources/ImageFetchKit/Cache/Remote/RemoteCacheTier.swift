@@ -14,7 +14,7 @@ import Synchronization
 /// paused nor refused, PUTs not far slower than origin fetches, reads not skipping the tier as
 /// slow); otherwise an upload that finds the backlog full is
 /// dropped and counted, so uploads never hold up the results of a struggling tier. `finish()`
-/// waits for the backlog to drain, or, with such a tier, only for the uploads under way. The tier's downloader admits every fetch and upload at once
+/// waits for the backlog to drain, or, with such a tier, cancels the uploads under way. The tier's downloader admits every fetch and upload at once
 /// (see `init`): none of them ever waits behind another for a slot, so the loads in flight when
 /// the tier stalls all pay the same one timeout, together.
 ///
@@ -34,6 +34,11 @@ final class RemoteCacheTier: Sendable {
         /// Reasons already given in a warning: a wrong secret refuses reads and writes alike,
         /// and one warning says so.
         var warnedReasons: Set<String> = []
+        /// Keys whose loads went to the origin to time it while the tier had answered every read
+        /// with its object: it most likely holds these too, and they are not uploaded again.
+        var timingLoads: Set<CacheKey> = []
+        /// The tier has answered a read: reads begun from then on find the engine started.
+        var answeredARead = false
     }
 
     /// The upload backlog and the tasks draining it, started at the first upload.
@@ -69,11 +74,28 @@ final class RemoteCacheTier: Sendable {
     func fetch(_ key: CacheKey, maxBytes: Int) async -> RemoteObject? {
         let (admitted, events) = health.admitRead()
         announce(events)
-        guard let pass = admitted else { return nil }
-        let start = ContinuousClock.now
+        let pass: RemoteTierHealth.ReadPass
+        switch admitted {
+        case .read(let admitted): pass = admitted
+        case .skip(let skip):
+            // Timing the origin after reads that all found their objects (not a tier being
+            // filled, whose misses the origin answers anyway): these are most likely there too.
+            if skip == .timingOrigin {
+                state.withLock { state in if state.report.misses == 0 { state.timingLoads.insert(key) } }
+            }
+            return nil
+        }
+        // The speed rule times the attempt that answered: a retry's wait is the breaker's
+        // business, and counted in would make a tier with a few 500s look slow.
+        var start = ContinuousClock.now
+        let cold = state.withLock { !$0.answeredARead }
         do throws(RemoteFailure) {
-            let object = try await retryingOnce(.reads) { () async throws(RemoteFailure) in try await backend.fetch(key, maxBytes: maxBytes) }
-            announce(health.readAnswered(after: ContinuousClock.now - start, pass))
+            let object = try await retryingOnce(.reads) { () async throws(RemoteFailure) in
+                start = ContinuousClock.now
+                return try await backend.fetch(key, maxBytes: maxBytes)
+            }
+            state.withLock { $0.answeredARead = true }
+            announce(health.readAnswered(after: ContinuousClock.now - start, pass, cold: cold, found: object != nil))
             if object == nil { state.withLock { $0.report.misses += 1 } }
             return object
         } catch {
@@ -115,7 +137,7 @@ final class RemoteCacheTier: Sendable {
     /// unless the backlog is full while uploads keep up, then when an uploader makes room. A
     /// failure is counted, never reported to the load.
     func upload(_ image: Data, for key: CacheKey) async {
-        guard configuration.mode == .readWrite else { return }
+        guard configuration.mode == .readWrite, state.withLock({ $0.timingLoads.remove(key) == nil }) else { return }
         let queue = uploads.withLock { queue -> UploadQueue in
             if let queue { return queue }
             let backlog = RemoteUploadBacklog(byteBudget: Self.uploadBudget)
@@ -158,6 +180,8 @@ final class RemoteCacheTier: Sendable {
             announce(health.writeSucceeded(after: ContinuousClock.now - start))
         } catch {
             state.withLock { $0.report.uploadFailures += 1 }
+            // Cancelled by `finish()`: nothing the tier did.
+            guard !Task.isCancelled else { return }
             announce(health.writeFailed(error))
         }
     }
@@ -182,6 +206,10 @@ final class RemoteCacheTier: Sendable {
     func finish() async -> RemoteCacheReport {
         if let queue = uploads.withLock({ $0 }) {
             queue.backlog.close()
+            // With a tier the loads may not wait for (reads skip it as slow, writes paused or
+            // refused), the uploads under way would hold the run's end for a tier's slow
+            // replies: they are cancelled and counted as not uploaded.
+            if !health.uploadsMayHoldLoads { for drain in queue.drains { drain.cancel() } }
             for drain in queue.drains { await drain.value }
         }
         let counts = health.counts

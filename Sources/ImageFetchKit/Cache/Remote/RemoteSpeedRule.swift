@@ -1,26 +1,31 @@
-/// Whether reading from the tier is worth it: its recent read times against the origin's. A tier
-/// that takes far longer per object than the origin (`slowness` times, and more than `floor`)
-/// only delays the loads that wait on it, so reads skip it (they go straight to the origin) and,
-/// every `retestAfter`, one read tests it again; reads resume once such a test is not slow.
+/// Whether reading from the tier is worth it: its recent read times against the origin's (the
+/// medians of each). A tier whose reads take more than `slowness` times the origin's fetches,
+/// and at least `margin` longer, only delays the loads that wait on it, so reads skip it (they
+/// go straight to the origin) and, every `retestAfter`, one read tests it again; reads resume
+/// once such a test is not slow. The rule is relative: a tier 90 ms away from workers whose
+/// origin answers in 9 ms costs them ten times the origin, however small 90 ms looks (a floor
+/// of 100 ms on the tier's time once let it through). The margin is what a ratio of small
+/// times needs: on a busy machine a healthy loopback tier's first misses, paying for the
+/// engine's start, took 44-54 ms against 7-12 ms for the origin's warm fetches. Such cold
+/// reads (begun before the tier had answered any) are not counted at all.
 ///
-/// With no recent origin fetches to compare against (every load a tier hit) and reads slower
-/// than `suspicion`, the next loads skip the tier to time the origin. The margins are wide on
-/// purpose: skipping a tier that holds the objects sends their loads to the origin, which the
-/// tier is there to spare, and on a busy machine a healthy loopback tier's 404 measured 20 ms
-/// against 8 ms for the origin's whole image (and over 40 ms, 3 times the origin's, with four
-/// workers filling one nginx at once), and 16 reads at once from it averaged 50 ms.
+/// With no origin fetches to compare against (every read so far a hit) and a median read
+/// over `suspicion`, loads skip the tier to time the origin until `minimumSamples` of its
+/// fetches are in (once a run: the origin's window then stays filled). That figure decides only
+/// whether to spend a few origin requests on a comparison: a loopback tier answered in 5-10 ms
+/// a read, 16 at once; a machine loaded several times over its two cores pushed it past 50 ms.
 ///
 /// Uploads are timed too: a tier whose PUTs are that slow, and over `writeFloor` each, is one
-/// the loads must not wait for (see `RemoteCacheTier.upload`). The floor is higher: uploads run
+/// the loads must not wait for (see `RemoteCacheTier.upload`). Uploads keep a floor: they run
 /// behind the loads, and a busy nginx took tens of milliseconds for a PUT it kept up with.
 ///
 /// A value: the owner keeps it under its lock and passes the time in.
 struct RemoteSpeedRule: Sendable {
     static let minimumSamples = 4
-    static let floor = Duration.milliseconds(100)
     static let slowness = 4
+    static let margin = Duration.milliseconds(50)
     static let writeFloor = Duration.milliseconds(250)
-    static let suspicion = Duration.milliseconds(100)
+    static let suspicion = Duration.milliseconds(50)
 
     let retestAfter: Duration
     private var tier = LatencyWindow()
@@ -29,9 +34,18 @@ struct RemoteSpeedRule: Sendable {
     /// Set while reads skip the tier: when the next test may go.
     private(set) var skippingUntil: ContinuousClock.Instant?
     private var testInFlight = false
-    private var originTimingsWanted = 0
-    /// The origin is being timed: asked once, until its fetches fill the window.
+    /// The origin is being timed: loads skip the tier until its fetches fill the window (sending
+    /// only `minimumSamples` would leave the others waiting on a slow tier meanwhile), at most
+    /// this many more, in case its fetches fail.
+    private var originTimingsLeft = 0
     private var timingOrigin = false
+    /// Timing the origin was asked for once this run.
+    private var timedOrigin = false
+    /// A read found no object: the origin is timed by the fetches that follow misses.
+    private var sawMiss = false
+
+    /// The most loads sent to the origin to time it.
+    static let originTimingLoads = 4 * minimumSamples
 
     enum Decision: Sendable, Equatable {
         case read
@@ -59,21 +73,24 @@ struct RemoteSpeedRule: Sendable {
             testInFlight = true
             return .test
         }
-        guard originTimingsWanted == 0 else {
-            originTimingsWanted -= 1
-            return .timeOrigin
-        }
-        return .read
+        guard timingOrigin, originTimingsLeft > 0 else { return .read }
+        originTimingsLeft -= 1
+        return .timeOrigin
     }
 
-    /// A read (hit or miss) took `time`; `wasTest` when `decide` answered `.test` for it.
-    mutating func recordTierRead(_ time: Duration, wasTest: Bool, at now: ContinuousClock.Instant) -> Change? {
+    /// A read (hit or miss) took `time`; `wasTest` when `decide` answered `.test` for it; `cold`
+    /// when it began before the tier had answered any read: it paid for the engine's start and
+    /// new connections (a tier behind a proxy, for the proxy's too), so it is not counted.
+    /// `found` is false for a miss: the origin's fetch that follows will be timed anyway, so
+    /// loads are never sent to the origin to time it (they would read the objects the tier has).
+    mutating func recordTierRead(_ time: Duration, wasTest: Bool, cold: Bool = false, found: Bool = true, at now: ContinuousClock.Instant) -> Change? {
+        if !found { sawMiss = true }
         guard wasTest else {
-            tier.add(time)
+            if !cold { tier.add(time) }
             return evaluate(at: now)
         }
         testInFlight = false
-        let originMean = origin.mean ?? .zero
+        let originMean = origin.median ?? .zero
         guard !Self.isSlow(time, against: originMean) else {
             skippingUntil = now + retestAfter
             return .stillSlow(tier: time, origin: originMean)
@@ -109,20 +126,23 @@ struct RemoteSpeedRule: Sendable {
     }
 
     static func isSlow(_ tier: Duration, against origin: Duration) -> Bool {
-        tier > Self.floor && tier > origin * Self.slowness
+        tier > origin * Self.slowness && tier - origin >= Self.margin
     }
 
     private mutating func evaluate(at now: ContinuousClock.Instant) -> Change? {
-        guard skippingUntil == nil, tier.count >= Self.minimumSamples, let tierMean = tier.mean else { return nil }
-        if origin.count >= Self.minimumSamples, let originMean = origin.mean {
-            timingOrigin = false
+        guard skippingUntil == nil else { return nil }
+        if origin.count >= Self.minimumSamples { timingOrigin = false }
+        // Medians: on a busy machine a few reads that waited for a core would otherwise decide.
+        if tier.count >= Self.minimumSamples, let tierMean = tier.median, origin.count >= Self.minimumSamples, let originMean = origin.median {
             guard Self.isSlow(tierMean, against: originMean) else { return nil }
             skippingUntil = now + retestAfter
             return .becameSlow(tier: tierMean, origin: originMean)
         }
-        guard tierMean >= Self.suspicion, !timingOrigin else { return nil }
+        guard origin.count < Self.minimumSamples, !sawMiss, tier.count >= Self.minimumSamples, let tierMean = tier.median,
+              tierMean >= Self.suspicion, !timedOrigin else { return nil }
         timingOrigin = true
-        originTimingsWanted = Self.minimumSamples - origin.count
+        timedOrigin = true
+        originTimingsLeft = Self.originTimingLoads
         return .timingOrigin(tier: tierMean)
     }
 }
@@ -137,6 +157,11 @@ struct LatencyWindow: Sendable {
 
     var mean: Duration? {
         samples.isEmpty ? nil : samples.reduce(.zero, +) / samples.count
+    }
+
+    /// The middle sample (the upper of the two middle ones for an even count).
+    var median: Duration? {
+        samples.isEmpty ? nil : samples.sorted()[samples.count / 2]
     }
 
     mutating func add(_ time: Duration) {

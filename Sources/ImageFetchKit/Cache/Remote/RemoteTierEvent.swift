@@ -29,7 +29,7 @@ enum RemoteTierEvent: Sendable, Equatable, CustomStringConvertible {
         case .speed(.fastAgain(let tier, let origin)):
             "reads use the tier again: a test read took \(Self.milliseconds(tier)) against \(Self.milliseconds(origin)) from the origin"
         case .speed(.timingOrigin(let tier)):
-            "reads take \(Self.milliseconds(tier)); the next \(RemoteSpeedRule.minimumSamples) loads go to the origin to compare"
+            "reads take \(Self.milliseconds(tier)); loads go to the origin to compare, until \(RemoteSpeedRule.minimumSamples) of its fetches are timed"
         }
     }
 

@@ -50,36 +50,54 @@ final class RemoteTierHealth: Sendable {
 
     var counts: RemoteCacheReport.Health { state.withLock { $0.counts } }
 
-    /// Whether a load may read from the tier now; nil when it skips the tier.
-    func admitRead() -> (ReadPass?, [RemoteTierEvent]) {
+    /// Why a load skips the tier.
+    enum Skip: Sendable {
+        case paused
+        case slow
+        /// Sent to the origin to time it, while every read so far found its object.
+        case timingOrigin
+    }
+
+    /// Whether a load reads from the tier, and how; or why it skips the tier.
+    enum ReadAdmission: Sendable {
+        case read(ReadPass)
+        case skip(Skip)
+    }
+
+    /// Whether a load may read from the tier now; else why it skips the tier.
+    func admitRead() -> (ReadAdmission, [RemoteTierEvent]) {
         let now = ContinuousClock.now
         return state.withLock { state in
             switch state.reads.admit(at: now) {
             case .refuse:
                 state.counts.readsSkippedWhilePaused += 1
-                return (nil, [])
+                return (.skip(.paused), [])
             case .test:
                 // The breaker's test goes whatever the speed rule says: it decides whether reads resume.
-                return (ReadPass(testsBreaker: true), [.testing(.reads)])
+                return (.read(ReadPass(testsBreaker: true)), [.testing(.reads)])
             case .pass:
                 switch state.speed.decide(at: now) {
-                case .read: return (ReadPass(), [])
-                case .test: return (ReadPass(testsSpeed: true), [.testingSpeed])
-                case .skipAsSlow, .timeOrigin:
+                case .read: return (.read(ReadPass()), [])
+                case .test: return (.read(ReadPass(testsSpeed: true)), [.testingSpeed])
+                case .skipAsSlow:
                     state.counts.readsSkippedAsSlow += 1
-                    return (nil, [])
+                    return (.skip(.slow), [])
+                case .timeOrigin:
+                    state.counts.readsSkippedAsSlow += 1
+                    return (.skip(.timingOrigin), [])
                 }
             }
         }
     }
 
-    /// A read got an answer (an object or a miss) after `time`.
-    func readAnswered(after time: Duration, _ pass: ReadPass) -> [RemoteTierEvent] {
+    /// A read got an answer (an object or a miss) after `time`; `cold` when it began before the
+    /// tier had answered any read (see `RemoteSpeedRule.recordTierRead`).
+    func readAnswered(after time: Duration, _ pass: ReadPass, cold: Bool = false, found: Bool = true) -> [RemoteTierEvent] {
         let now = ContinuousClock.now
         return state.withLock { state in
             var events: [RemoteTierEvent] = []
             if state.reads.recordSuccess() == .reclosed { events.append(.resumed(.reads)) }
-            if let change = state.speed.recordTierRead(time, wasTest: pass.testsSpeed, at: now) {
+            if let change = state.speed.recordTierRead(time, wasTest: pass.testsSpeed, cold: cold, found: found, at: now) {
                 if case .becameSlow = change { state.counts.timesFoundSlow += 1 }
                 events.append(.speed(change))
             }

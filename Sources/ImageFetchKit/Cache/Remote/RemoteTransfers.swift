@@ -9,19 +9,29 @@ struct RemoteTransfers: Sendable {
     let options: DownloadRequest.Options
     /// What to check when the tier refuses the credentials (HTTP 401 or 403).
     let credentialsHint: String
+    /// Set for a store whose error replies explain themselves (S3's XML): the reason given for
+    /// an error status, from the start of the reply's body (nil when it explains nothing).
+    let explainReply: (@Sendable (_ status: Int, _ body: Data) -> String?)?
+
+    /// The most of an error reply's body read for `explainReply`: an S3 error document is well
+    /// under 1 KiB, and an HTML page in its place is cut rather than held.
+    static let errorBodyLimit = 16 << 10
 
     init(configuration: RemoteCacheConfiguration, downloader: DownloaderConfiguration, credentials: DownloadRequest.Credentials?,
-         signing: DownloadRequest.AWSSigning? = nil, credentialsHint: String) {
+         signing: DownloadRequest.AWSSigning? = nil, credentialsHint: String,
+         explainReply: (@Sendable (_ status: Int, _ body: Data) -> String?)? = nil) {
         self.downloader = Downloader(configuration: downloader)
         options = DownloadRequest.Options(
             timeout: configuration.timeout, totalTimeout: configuration.totalTimeout, maxRedirects: 0,
-            credentials: credentials, signing: signing)
+            credentials: credentials, signing: signing, errorBodyLimit: explainReply == nil ? 0 : Self.errorBodyLimit)
         self.credentialsHint = credentialsHint
+        self.explainReply = explainReply
     }
 
-    /// The object at `url`, or nil for a 404 (or an object over `maxBytes`: of no use either).
-    func get(_ url: URL, headers: [String: String], maxBytes: Int) async throws(RemoteFailure) -> RemoteObject? {
-        var options = self.options
+    /// The object at `url`, or nil for a 404 (or an object over `maxBytes`: of no use either);
+    /// signed with `signing` when given (credentials fetched for this request).
+    func get(_ url: URL, headers: [String: String], maxBytes: Int, signing: Signing? = nil) async throws(RemoteFailure) -> RemoteObject? {
+        var options = self.options(signing)
         options.maxBytes = maxBytes
         do {
             let response = try await downloader.load(DownloadRequest(url: url, headers: headers, options: options))
@@ -35,19 +45,36 @@ struct RemoteTransfers: Sendable {
         }
     }
 
-    /// Puts `body` at `url`.
-    func put(_ body: Data, at url: URL, headers: [String: String]) async throws(RemoteFailure) {
+    /// Puts `body` at `url`, signed with `signing` when given.
+    func put(_ body: Data, at url: URL, headers: [String: String], signing: Signing? = nil) async throws(RemoteFailure) {
         do {
-            _ = try await downloader.load(DownloadRequest(url: url, headers: headers, options: options, method: .put(body: body)))
+            _ = try await downloader.load(DownloadRequest(url: url, headers: headers, options: options(signing), method: .put(body: body)))
         } catch {
             throw failure(error)
         }
     }
 
+    /// Credentials that sign one request, and how (AWS Signature Version 4).
+    struct Signing: Sendable {
+        var credentials: DownloadRequest.Credentials
+        var aws: DownloadRequest.AWSSigning
+    }
+
+    private func options(_ signing: Signing?) -> DownloadRequest.Options {
+        guard let signing else { return options }
+        var options = self.options
+        options.credentials = signing.credentials
+        options.signing = signing.aws
+        return options
+    }
+
     /// The error sorted for the health rules, its cause in words that name neither the object's
     /// URL nor any credential.
     private func failure(_ error: DownloadError) -> RemoteFailure {
-        let reason = error.reason
+        var reason = error.reason
+        if case .http(let status) = error.kind, let body = error.replyBody, let explained = explainReply?(status, body) {
+            reason = explained
+        }
         switch error.kind {
         case .http(let status) where status == 401 || status == 403:
             return RemoteFailure(kind: .refused(status: status), reason: "\(reason) \(credentialsHint)")

@@ -50,8 +50,10 @@ final class RemoteTierHealthTests: XCTestCase {
         XCTAssertEqual(rule.decide(at: start + .seconds(11)), .read)
     }
 
-    func testTwoFastServersAreNeverCalledSlowNorABusyTierWithinFourTimesTheOrigin() {
-        for (tier, origin) in [(15, 2), (60, 15), (90, 10), (150, 40)] {
+    func testATierWithinFourTimesTheOriginOrLessThan50MillisecondsSlowerIsNeverCalledSlow() {
+        // The last two: a busy machine's healthy loopback tier, its first misses against the
+        // origin's warm fetches.
+        for (tier, origin) in [(8, 2), (40, 15), (30, 10), (150, 40), (400, 100), (44, 7), (54, 12)] {
             var rule = RemoteSpeedRule(retestAfter: .seconds(5))
             for _ in 0..<8 {
                 XCTAssertNil(rule.recordOriginFetch(.milliseconds(origin), at: start))
@@ -61,13 +63,77 @@ final class RemoteTierHealthTests: XCTestCase {
         }
     }
 
-    func testASlowTierWithNoOriginFetchesToCompareSendsTheNextLoadsToTheOrigin() {
+    func testColdReadsAreNotCounted() {
         var rule = RemoteSpeedRule(retestAfter: .seconds(5))
+        for _ in 0..<8 { XCTAssertNil(rule.recordTierRead(.milliseconds(300), wasTest: false, cold: true, at: start)) }
+        XCTAssertEqual(rule.decide(at: start), .read, "a first wave that paid for the engine's start does not start the origin's timing")
+        for _ in 0..<3 { XCTAssertNil(rule.recordTierRead(.milliseconds(90), wasTest: false, at: start)) }
+        XCTAssertEqual(rule.recordTierRead(.milliseconds(90), wasTest: false, at: start), .timingOrigin(tier: .milliseconds(90)))
+
+        var fill = RemoteSpeedRule(retestAfter: .seconds(5))
+        for _ in 0..<4 { XCTAssertNil(fill.recordOriginFetch(.milliseconds(7), at: start)) }
+        for _ in 0..<8 { XCTAssertNil(fill.recordTierRead(.milliseconds(300), wasTest: false, cold: true, found: false, at: start)) }
+        XCTAssertEqual(fill.decide(at: start), .read, "nor does it make the tier slow")
+    }
+
+    func testAFewReadsThatWaitedForACoreDoNotMakeTheTierSlow() {
+        var rule = RemoteSpeedRule(retestAfter: .seconds(5))
+        for _ in 0..<8 { XCTAssertNil(rule.recordOriginFetch(.milliseconds(10), at: start)) }
+        for _ in 0..<6 { XCTAssertNil(rule.recordTierRead(.milliseconds(12), wasTest: false, at: start)) }
+        // Their mean (141 ms) is over 4 times the origin's; their median (12 ms) is not.
         for _ in 0..<3 { XCTAssertNil(rule.recordTierRead(.milliseconds(400), wasTest: false, at: start)) }
-        XCTAssertEqual(rule.recordTierRead(.milliseconds(400), wasTest: false, at: start), .timingOrigin(tier: .milliseconds(400)))
-        for _ in 0..<4 { XCTAssertEqual(rule.decide(at: start), .timeOrigin) }
         XCTAssertEqual(rule.decide(at: start), .read)
-        for _ in 0..<3 { XCTAssertNil(rule.recordOriginFetch(.milliseconds(5), at: start)) }
-        XCTAssertEqual(rule.recordOriginFetch(.milliseconds(5), at: start), .becameSlow(tier: .milliseconds(400), origin: .milliseconds(5)))
+    }
+
+    func testATierTenTimesSlowerThanTheOriginIsSkippedHoweverFewMillisecondsThatIs() {
+        // The bench's case: a 90 ms tier in front of a 9 ms origin (an absolute floor of 100 ms
+        // once let it through).
+        for (tier, origin) in [(90, 9), (70, 2), (300, 30)] {
+            var rule = RemoteSpeedRule(retestAfter: .seconds(5))
+            for _ in 0..<4 { XCTAssertNil(rule.recordOriginFetch(.milliseconds(origin), at: start)) }
+            for _ in 0..<3 { XCTAssertNil(rule.recordTierRead(.milliseconds(tier), wasTest: false, at: start)) }
+            XCTAssertEqual(rule.recordTierRead(.milliseconds(tier), wasTest: false, at: start),
+                           .becameSlow(tier: .milliseconds(tier), origin: .milliseconds(origin)), "\(tier) against \(origin)")
+            XCTAssertEqual(rule.decide(at: start), .skipAsSlow)
+        }
+    }
+
+    func testASlowTierWithNoOriginFetchesToCompareSendsLoadsToTheOriginUntilItIsTimed() {
+        var rule = RemoteSpeedRule(retestAfter: .seconds(5))
+        for _ in 0..<3 { XCTAssertNil(rule.recordTierRead(.milliseconds(90), wasTest: false, at: start)) }
+        XCTAssertEqual(rule.recordTierRead(.milliseconds(90), wasTest: false, at: start), .timingOrigin(tier: .milliseconds(90)))
+        // Every load that comes while the origin is timed goes there, not only the first four.
+        for _ in 0..<6 { XCTAssertEqual(rule.decide(at: start), .timeOrigin) }
+        for _ in 0..<3 { XCTAssertNil(rule.recordOriginFetch(.milliseconds(9), at: start)) }
+        XCTAssertEqual(rule.recordOriginFetch(.milliseconds(9), at: start), .becameSlow(tier: .milliseconds(90), origin: .milliseconds(9)))
+        XCTAssertEqual(rule.decide(at: start), .skipAsSlow)
+    }
+
+    func testTimingTheOriginEndsWhenItIsTimedOrAfterAFewLoadsAndHappensOnceARun() {
+        var rule = RemoteSpeedRule(retestAfter: .seconds(5))
+        for _ in 0..<4 { _ = rule.recordTierRead(.milliseconds(60), wasTest: false, at: start) }
+        // The origin's fetches never come back (they fail): the timing gives up after a few loads.
+        for _ in 0..<RemoteSpeedRule.originTimingLoads { XCTAssertEqual(rule.decide(at: start), .timeOrigin) }
+        XCTAssertEqual(rule.decide(at: start), .read)
+        for _ in 0..<8 { XCTAssertNil(rule.recordTierRead(.milliseconds(60), wasTest: false, at: start)) }
+        XCTAssertEqual(rule.decide(at: start), .read, "asked once a run")
+
+        var fast = RemoteSpeedRule(retestAfter: .seconds(5))
+        for _ in 0..<4 { _ = fast.recordTierRead(.milliseconds(60), wasTest: false, at: start) }
+        for _ in 0..<4 { XCTAssertNil(fast.recordOriginFetch(.milliseconds(40), at: start)) }
+        XCTAssertEqual(fast.decide(at: start), .read, "a tier within four times the origin is read again once it is timed")
+    }
+
+    func testAfterAMissTheOriginIsTimedByItsOwnFetchesNotByLoadsSentThere() {
+        var rule = RemoteSpeedRule(retestAfter: .seconds(5))
+        XCTAssertNil(rule.recordTierRead(.milliseconds(90), wasTest: false, found: false, at: start))
+        for _ in 0..<7 { XCTAssertNil(rule.recordTierRead(.milliseconds(90), wasTest: false, at: start)) }
+        XCTAssertEqual(rule.decide(at: start), .read)
+    }
+
+    func testAHealthyTierOfHitsIsNeverMadeToTimeTheOrigin() {
+        var rule = RemoteSpeedRule(retestAfter: .seconds(5))
+        for _ in 0..<32 { XCTAssertNil(rule.recordTierRead(.milliseconds(30), wasTest: false, at: start)) }
+        XCTAssertEqual(rule.decide(at: start), .read)
     }
 }
