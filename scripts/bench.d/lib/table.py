@@ -40,7 +40,7 @@ def main():
     verdicts = [row[6] for row in rows]
     passed, failed = verdicts.count("PASS"), verdicts.count("FAIL")
     skipped = sum(v.startswith("SKIP") for v in verdicts)
-    print(f"\n{passed} PASS, {failed} FAIL, {skipped} SKIP against the targets of issues 6 and 26.")
+    print(f"\n{passed} PASS, {failed} FAIL, {skipped} SKIP against the targets of issues 6, 26, 27, 29 and 30.")
 
 
 if __name__ == "__main__":
