@@ -8,7 +8,7 @@ import Synchronization
 public final class FaultProxy: Sendable {
     /// `http://127.0.0.1:PORT`: the upstream's paths under another port.
     public let baseURL: URL
-    private let process: Mutex<(process: Process, stdin: FileHandle)?>
+    private let script: ServerScriptProcess
 
     public struct Faults: Sendable {
         /// Every Nth request (all methods counted) is answered `failStatus`; 0 for none.
@@ -37,37 +37,17 @@ public final class FaultProxy: Sendable {
     /// Starts a proxy to `upstream` (its scheme and port; paths pass unchanged).
     public static func start(upstream: URL, faults: Faults) throws -> FaultProxy {
         guard let port = upstream.port else { throw TestServer.Failure.couldNotStart("the upstream \(upstream) names no port") }
-        var arguments = [scriptPath, String(port), "--fail-every", String(faults.failEvery), "--fail-status", String(faults.failStatus)]
+        var arguments = [String(port), "--fail-every", String(faults.failEvery), "--fail-status", String(faults.failStatus)]
         if let status = faults.putStatus { arguments += ["--put-status", String(status)] }
         let (seconds, attoseconds) = faults.delay.components
         arguments += ["--delay-ms", String(seconds * 1000 + attoseconds / 1_000_000_000_000_000)]
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["python3"] + arguments
-        let stdin = Pipe(), stdout = Pipe()
-        process.standardInput = stdin
-        process.standardOutput = stdout
-        do { try process.run() } catch { throw TestServer.Failure.couldNotStart("python3 did not run (\(error))") }
-        var line = Data()
-        while !line.contains(UInt8(ascii: "\n")) {
-            let chunk = stdout.fileHandleForReading.availableData
-            if chunk.isEmpty { break }
-            line.append(chunk)
-        }
-        let words = String(decoding: line, as: UTF8.self).split(whereSeparator: \.isWhitespace)
-        guard words.count == 2, let listening = Int(words[1]) else {
-            process.terminate()
-            throw TestServer.Failure.couldNotStart("the fault proxy printed \(String(decoding: line, as: UTF8.self).debugDescription)")
-        }
-        return FaultProxy(baseURL: URL(string: "http://127.0.0.1:\(listening)")!, process: process, stdin: stdin.fileHandleForWriting)
+        return FaultProxy(try ServerScriptProcess(script: "faultproxy.py", arguments, what: "the fault proxy"))
     }
 
-    private init(baseURL: URL, process: sending Process, stdin: FileHandle) {
-        self.baseURL = baseURL
-        self.process = Mutex((process, stdin))
+    private init(_ script: ServerScriptProcess) {
+        self.script = script
+        self.baseURL = URL(string: "http://127.0.0.1:\(script.port)")!
     }
-
-    deinit { stop() }
 
     /// The proxy's URL for the upstream URL `url` (same path).
     public func url(for url: URL) -> URL {
@@ -80,13 +60,5 @@ public final class FaultProxy: Sendable {
     }
 
     /// Stops the proxy and waits for it to exit. Safe to call more than once.
-    public func stop() {
-        guard let running = process.withLock({ value in defer { value = nil }; return value }) else { return }
-        try? running.stdin.close()
-        running.process.waitUntilExit()
-    }
-
-    static let scriptPath: String = URL(fileURLWithPath: #filePath)
-        .deletingLastPathComponent().deletingLastPathComponent()
-        .appendingPathComponent("Server/faultproxy.py").path
+    public func stop() { script.stop() }
 }
