@@ -1,14 +1,18 @@
 import Foundation
 import Synchronization
 
-/// One of the Python servers in `Tests/Server` that print "NAME PORT" once they listen and serve
-/// until their stdin closes (so none outlives the test process): started, its port read, stopped.
+/// One of the Python servers in `Tests/Server` that print "NAME PORT" (or "NAME PORT NAME PORT")
+/// once they listen and serve until their stdin closes (so none outlives the test process):
+/// started, its ports read, stopped.
 final class ServerScriptProcess: Sendable {
-    let port: Int
+    /// The ports its first line names, in order.
+    let ports: [Int]
+    var port: Int { ports[0] }
     private let running: Mutex<(process: Process, stdin: FileHandle)?>
 
-    /// Starts `Tests/Server/<script>` with `arguments`; `what` names it in an error.
-    init(script: String, _ arguments: [String], what: String) throws {
+    /// Starts `Tests/Server/<script>` with `arguments`, whose first line names `portCount` ports;
+    /// `what` names it in an error.
+    init(script: String, _ arguments: [String], what: String, portCount: Int = 1) throws {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
         process.arguments = ["python3", Self.path(of: script)] + arguments
@@ -23,11 +27,12 @@ final class ServerScriptProcess: Sendable {
             line.append(chunk)
         }
         let words = String(decoding: line, as: UTF8.self).split(whereSeparator: \.isWhitespace)
-        guard words.count == 2, let port = Int(words[1]) else {
+        let ports = stride(from: 1, to: words.count, by: 2).compactMap { Int(words[$0]) }
+        guard words.count == 2 * portCount, ports.count == portCount else {
             process.terminate()
             throw TestServer.Failure.couldNotStart("\(what) printed \(String(decoding: line, as: UTF8.self).debugDescription)")
         }
-        self.port = port
+        self.ports = ports
         self.running = Mutex((process, stdin.fileHandleForWriting))
     }
 

@@ -15,7 +15,7 @@ public final class TestServer: Sendable {
     /// With TLS: the self-signed certificate (PEM) the server presents, usable as a CA file.
     public let certificateFile: String?
     private let control: ControlChannel
-    private let process: Mutex<(process: Process, stdin: FileHandle)?>
+    private let script: ServerScriptProcess
 
     public enum Failure: Error, CustomStringConvertible {
         case couldNotStart(String)
@@ -34,59 +34,35 @@ public final class TestServer: Sendable {
     /// Starts a server for the files under `root`. With `tls`, first makes a self-signed
     /// certificate for 127.0.0.1 and localhost with `openssl`, in `root/.tls/`.
     public static func start(root: URL, tls: Bool = false) throws -> TestServer {
-        var arguments = [scriptPath, root.path]
+        var arguments = [root.path]
         var certificate: String?
         if tls {
             let (cert, key) = try makeCertificate(in: root.appendingPathComponent(".tls"))
             arguments += ["--tls-cert", cert, "--tls-key", key]
             certificate = cert
         }
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["python3"] + arguments
-        let stdin = Pipe(), stdout = Pipe()
-        process.standardInput = stdin
-        process.standardOutput = stdout
-        do { try process.run() } catch { throw Failure.couldNotStart("python3 did not run (\(error))") }
-
         // The first line is "PORT <n> CONTROL <m>".
-        var line = Data()
-        while !line.contains(UInt8(ascii: "\n")) {
-            let chunk = stdout.fileHandleForReading.availableData
-            if chunk.isEmpty { break }
-            line.append(chunk)
-        }
-        let words = String(decoding: line, as: UTF8.self).split(whereSeparator: \.isWhitespace)
-        guard words.count == 4, let port = Int(words[1]), let controlPort = Int(words[3]) else {
-            process.terminate()
-            throw Failure.couldNotStart("it printed \(String(decoding: line, as: UTF8.self).debugDescription)")
-        }
+        let script = try ServerScriptProcess(script: "testserver.py", arguments, what: "it", portCount: 2)
         return TestServer(
-            baseURL: URL(string: "\(tls ? "https" : "http")://127.0.0.1:\(port)")!,
+            baseURL: URL(string: "\(tls ? "https" : "http")://127.0.0.1:\(script.ports[0])")!,
             root: root,
             certificateFile: certificate,
-            control: ControlChannel(port: UInt16(controlPort)),
-            process: process,
-            stdin: stdin.fileHandleForWriting
+            control: ControlChannel(port: UInt16(script.ports[1])),
+            script: script
         )
     }
 
-    private init(baseURL: URL, root: URL, certificateFile: String?, control: ControlChannel, process: sending Process, stdin: FileHandle) {
+    private init(baseURL: URL, root: URL, certificateFile: String?, control: ControlChannel, script: ServerScriptProcess) {
         self.baseURL = baseURL
         self.root = root
         self.certificateFile = certificateFile
         self.control = control
-        self.process = Mutex((process, stdin))
+        self.script = script
     }
 
-    deinit { stop() }
-
-    /// Stops the server and waits for it to exit. Safe to call more than once.
-    public func stop() {
-        guard let running = process.withLock({ value in defer { value = nil }; return value }) else { return }
-        try? running.stdin.close()  // the server exits when its stdin ends
-        running.process.waitUntilExit()
-    }
+    /// Stops the server and waits for it to exit (it exits when its stdin ends). Safe to call
+    /// more than once.
+    public func stop() { script.stop() }
 
     /// The URL of `path` on this server, with `query` (sorted by name, so equal queries give equal URLs).
     public func url(_ path: String, _ query: [String: String] = [:]) -> URL {
@@ -202,11 +178,6 @@ public final class TestServer: Sendable {
     }
 
     // MARK: Setup
-
-    /// `Tests/Server/testserver.py`, found from this file's own path.
-    static let scriptPath: String = URL(fileURLWithPath: #filePath)
-        .deletingLastPathComponent().deletingLastPathComponent()
-        .appendingPathComponent("Server/testserver.py").path
 
     private static func makeCertificate(in directory: URL) throws -> (cert: String, key: String) {
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
