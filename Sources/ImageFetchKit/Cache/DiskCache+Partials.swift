@@ -49,16 +49,19 @@ extension DiskCache {
     /// this file's format.
     public func partialFileCheckpoint(for key: CacheKey) -> Resume.Checkpoint {
         let keyText = key.rawValue
-        return Resume.Checkpoint(path: partialFilePath(for: key)) { validator in
-            Data("\(Self.partialFileMagic)\n\(validator)\n\(keyText)\n".utf8)
-        }
+        return Resume.Checkpoint(path: partialFilePath(for: key)) { Self.partialFileHead(validator: $0, key: keyText) }
+    }
+
+    /// The three lines a partial file starts with.
+    private static func partialFileHead(validator: String, key: String) -> Data {
+        Data("\(partialFileMagic)\n\(validator)\n\(key)\n".utf8)
     }
 
     /// Keeps `bytes`, the start of the body `validator` names, for the next load of `key` (best
     /// effort: a partial file that cannot be written costs only the bytes again).
     public func keepPartialFile(_ bytes: Data, validator: String, for key: CacheKey) {
         guard bytes.count >= Resume.minimumBytes, !validator.contains("\n") else { return }
-        var file = partialFileCheckpoint(for: key).head(validator)
+        var file = Self.partialFileHead(validator: validator, key: key.rawValue)
         file.append(bytes)
         guard let temporary = try? writeTemporaryFile(file, for: key) else { return }
         if Glibc.rename(temporary, partialFilePath(for: key)) == 0 {

@@ -26,8 +26,7 @@ public struct DownloadRequest: Hashable, Sendable {
         validators: Validators = Validators(),
         priority: DownloadPriority = .normal,
         options: Options = Options(),
-        method: Method = .get,
-        resume: Resume.Point? = nil
+        method: Method = .get
     ) {
         self.url = url
         self.headers = headers
@@ -35,7 +34,6 @@ public struct DownloadRequest: Hashable, Sendable {
         self.priority = priority
         self.options = options
         self.method = method
-        self.resume = resume
     }
 
     /// The HTTP method and, for a PUT or POST, the bytes sent.

@@ -28,6 +28,8 @@ public struct RobotsRules: Sendable, Equatable {
         var ours: [Rule] = [], everyone: [Rule] = []
         var groupAgents: [String] = []
         var inRules = false
+        // A group naming the crawler replaces the `*` groups; one that names it with no rule still does.
+        var named = false
         for rawLine in text.split(omittingEmptySubsequences: false, whereSeparator: { $0 == "\n" || $0 == "\r" }) {
             let line = rawLine.split(separator: "#", maxSplits: 1, omittingEmptySubsequences: false).first ?? ""
             guard let colon = line.firstIndex(of: ":") else { continue }
@@ -37,6 +39,7 @@ public struct RobotsRules: Sendable, Equatable {
             case "user-agent":
                 if inRules { groupAgents = []; inRules = false }
                 groupAgents.append(value.lowercased())
+                if value.lowercased() == agent { named = true }
             case "allow", "disallow":
                 inRules = true
                 // An empty disallow allows everything: it adds no rule.
@@ -48,20 +51,7 @@ public struct RobotsRules: Sendable, Equatable {
                 continue
             }
         }
-        // A group naming the crawler replaces the `*` groups; one that names it with no rule still does.
-        let named = Self.namesAgent(text, agent: agent)
         rules = named ? ours : everyone
-    }
-
-    private static func namesAgent(_ text: String, agent: String) -> Bool {
-        for line in text.split(whereSeparator: { $0 == "\n" || $0 == "\r" }) {
-            let content = line.split(separator: "#", maxSplits: 1, omittingEmptySubsequences: false).first ?? ""
-            guard let colon = content.firstIndex(of: ":"),
-                  content[..<colon].trimmingWhitespace().lowercased() == "user-agent" else { continue }
-            let value = content[content.index(after: colon)...].trimmingWhitespace().lowercased()
-            if value == agent { return true }
-        }
-        return false
     }
 
     /// The rule that refuses `path` (the URL's path and query, as sent), or nil when it is allowed.
