@@ -1,12 +1,16 @@
 #include "CCrypto.h"
 
 #include "CLibraryLoading.h"
+#include <openssl/evp.h>
 #include <pthread.h>
 
-// The two libcrypto entry points used, with OpenSSL's opaque types as void.
+// The libcrypto entry points used, as (member of api, symbol), resolved from the shared library
+// at first use (CLibraryLoading.h on the X-macro).
+#define CRYPTO_SYMBOLS(X) \
+    X(digest, EVP_Digest) \
+    X(sha256, EVP_sha256)
 static struct {
-    int (*digest)(const void *, size_t, unsigned char *, unsigned int *, const void *, void *);
-    const void *(*sha256)(void);
+    CRYPTO_SYMBOLS(IMGFETCH_POINTER)
 } api;
 
 static pthread_once_t load_once = PTHREAD_ONCE_INIT;
@@ -14,13 +18,9 @@ static char load_error[512];
 static int loaded;
 
 static void load(void) {
-    const struct imgfetch_symbol symbols[] = {
-        {(void **)&api.digest, "EVP_Digest"},
-        {(void **)&api.sha256, "EVP_sha256"},
-    };
     // OpenSSL 3, the libcrypto Debian's libcurl4 (OpenSSL flavour) itself depends on.
-    loaded = imgfetch_load_library("libcrypto.so.3", "Debian package libssl3", symbols,
-                                   sizeof symbols / sizeof *symbols, load_error, sizeof load_error);
+    loaded = IMGFETCH_LOAD_LIBRARY(api, CRYPTO_SYMBOLS, "libcrypto.so.3", "Debian package libssl3", load_error,
+                                   sizeof load_error);
 }
 
 const char *imgfetch_crypto_load(void) {
