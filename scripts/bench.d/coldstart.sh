@@ -5,7 +5,8 @@
 # cache (its entry purged before every run) and into a new cache directory, against `curl -s -o`
 # and `wget -q -O`; 10 and 100 distinct images with `prefetch -j 8` against `curl --parallel
 # --parallel-max 8` and `wget -i`. hyperfine runs each many times in one session; the medians are
-# compared, and the 100-image batch's CPU (user + sys, hyperfine's means of the same runs).
+# compared, and the 100-image batch's CPU (user + sys, hyperfine's means of the same runs). Beside
+# the one-URL rows, libcurl's load alone (lib/curl-load.c), the part imgfetch and curl both pay.
 # Targets: one URL, existing cache <= 1.25x curl over http, <= 1.10x over https; new cache
 # <= 1.5x (http) and <= 1.25x (https) curl. 10 and 100 URLs <= 1.0x curl --parallel over http,
 # <= 0.9x the faster of curl --parallel and wget -i over https; the 100-image batch's CPU
@@ -52,6 +53,16 @@ if ! bench_imgfetch_has get; then
   exit 0
 fi
 
+# libcurl's load alone, as imgfetch loads it (lib/curl-load.c): the part of a one-URL fetch that
+# imgfetch and curl share, timed in the same session as both. Left out if no C compiler builds it.
+curl_load="$BENCH_OUT/floor/curl-load"
+if [ ! -x "$curl_load" ]; then
+  mkdir -p "$BENCH_OUT/floor"
+  compiler="$(command -v cc || command -v clang || true)"
+  [ -z "$compiler" ] || "$compiler" -O2 "$BENCH_LIB/curl-load.c" -o "$curl_load" -ldl >>"$BENCH_LOG" 2>&1 || true
+fi
+[ -x "$curl_load" ] && "$curl_load" || curl_load=""
+
 # one_url SCHEME BASE EXISTING-LIMIT NEW-LIMIT [CACERT]
 one_url() {
   local scheme="$1" base="$2" limit_existing="$3" limit_new="$4" ca="${5:-}"
@@ -60,22 +71,30 @@ one_url() {
   local scenario="cold start over $scheme: one ${size_kb} KB JPEG, whole process, median of $runs"
   local existing fresh="$BENCH_OUT/run/coldstart-new-$scheme" json="$BENCH_OUT/run/coldstart-one-$scheme.json"
   existing="$(bench_fresh_dir "coldstart-existing-$scheme")"
+  local load_command=()
+  [ -z "$curl_load" ] || load_command=(--prepare true "$curl_load")
   # shellcheck disable=SC2086  # the CA words split on purpose
   "$IMGFETCH_BIN" get -q $own_ca "$url" --cache-dir "$existing" >>"$BENCH_LOG" 2>&1
   if ! hyperfine -N --warmup 3 --runs "$runs" --export-json "$json" \
     --prepare "$IMGFETCH_BIN cache purge --all -q --cache-dir $existing" "$IMGFETCH_BIN get -q $own_ca $url --cache-dir $existing" \
     --prepare "rm -rf $fresh" "$IMGFETCH_BIN get -q $own_ca $url --cache-dir $fresh" \
     --prepare "rm -f $out/curl.jpg" "curl -s $curl_ca -o $out/curl.jpg $url" \
-    --prepare "rm -f $out/wget.jpg" "wget -q $wget_ca -O $out/wget.jpg $url" >>"$BENCH_LOG" 2>&1; then
+    --prepare "rm -f $out/wget.jpg" "wget -q $wget_ca -O $out/wget.jpg $url" \
+    "${load_command[@]}" >>"$BENCH_LOG" 2>&1; then
     bench_skip "$scenario" "vs curl -s -o" "hyperfine failed (see $BENCH_LOG)" "" "≤ $limit_existing×"
     return
   fi
-  local own_existing own_new curl_one wget_one
+  local own_existing own_new curl_one wget_one load
   own_existing="$(median_of "$json" 0)" own_new="$(median_of "$json" 1)"
   curl_one="$(median_of "$json" 2)" wget_one="$(median_of "$json" 3)"
   compare "$scenario" "existing cache vs curl -s -o" "$own_existing" "$curl_one" "$limit_existing"
   compare "$scenario" "existing cache vs wget -q -O" "$own_existing" "$wget_one" ""
   compare "$scenario" "new cache directory vs curl -s -o" "$own_new" "$curl_one" "$limit_new"
+  if [ -n "$curl_load" ]; then
+    load="$(median_of "$json" 4)"
+    compare "$scenario" "libcurl's load alone (C, dlopen + curl_global_init) vs curl -s -o" "$load" "$curl_one" ""
+    compare "$scenario" "existing cache vs libcurl's load alone" "$own_existing" "$load" ""
+  fi
 }
 
 # batch SCHEME BASE N LIMIT [CACERT]: the faster of curl --parallel and wget -i is the reference
