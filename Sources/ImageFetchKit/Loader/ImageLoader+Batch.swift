@@ -6,11 +6,14 @@ extension ImageLoader {
     /// once, by its first occurrence; the later ones share that result and report `memory`.
     /// Ending the iteration early cancels the loads not yet started.
     ///
-    /// - Parameter progress: called with a URL and its transfer's progress, from the downloader's thread.
+    /// - Parameters:
+    ///   - first: the miss `lookUpInCaches` found for `urls[0]`, produced without a second lookup.
+    ///   - progress: called with a URL and its transfer's progress, from the downloader's thread.
     public func loadInOrder(
-        _ urls: [String], options: LoadOptions = LoadOptions(), concurrency: Int = 6,
+        _ urls: [String], first: PendingLoad? = nil, options: LoadOptions = LoadOptions(), concurrency: Int = 6,
         progress: (@Sendable (String, LoadProgress) -> Void)? = nil
     ) -> AsyncStream<LoadResult> {
+        precondition(first == nil || first?.url == urls.first, "first is the lookup of urls[0]")
         let (stream, continuation) = AsyncStream.makeStream(of: LoadResult.self)
         let concurrency = max(1, concurrency)
         let (firsts, repeats) = Self.firstOccurrences(urls, filter: options.keyFilter)
@@ -25,6 +28,7 @@ extension ImageLoader {
                     next += 1
                     group.addTask {
                         let report = progress.map { report in { @Sendable (value: LoadProgress) in report(url, value) } }
+                        if index == 0, let first { return (index, await self.finish(first, options: options, progress: report)) }
                         return (index, await self.load(url, options: options, progress: report))
                     }
                 }

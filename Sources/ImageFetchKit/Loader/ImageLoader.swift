@@ -74,9 +74,29 @@ public final class ImageLoader: Sendable {
     /// Synchronous on the calling thread, so a run made only of cache hits never starts a task
     /// (and the concurrency runtime never starts its threads: a third of a `get` hit's time).
     public func loadFromCaches(_ url: String, options: LoadOptions = LoadOptions()) -> LoadResult? {
+        guard case .loaded(let result) = lookUpInCaches(url, options: options) else { return nil }
+        return result
+    }
+
+    /// What the caches say of one URL, on the calling thread as `loadFromCaches`: its result, or
+    /// the miss with the lookup already made, for `loadInOrder(_:first:…)` to produce without
+    /// looking the key up again.
+    public func lookUpInCaches(_ url: String, options: LoadOptions = LoadOptions()) -> CacheLookup {
         let start = ContinuousClock.now
-        guard case .answered(let outcome) = answerFromCaches(url, options: options) else { return nil }
-        return LoadResult(url: url, outcome: outcome, elapsed: (ContinuousClock.now - start) / .seconds(1))
+        switch answerFromCaches(url, options: options) {
+        case .answered(let outcome):
+            return .loaded(LoadResult(url: url, outcome: outcome, elapsed: (ContinuousClock.now - start) / .seconds(1)))
+        case .mustProduce(let production):
+            return .miss(PendingLoad(url: url, production: production, start: start))
+        }
+    }
+
+    /// Produces a miss `lookUpInCaches` found, as `load` would have after its own lookup.
+    func finish(
+        _ pending: PendingLoad, options: LoadOptions, progress: (@Sendable (LoadProgress) -> Void)?
+    ) async -> LoadResult {
+        let outcome = await produce(pending.production, options: options, progress: progress)
+        return LoadResult(url: pending.url, outcome: outcome, elapsed: (ContinuousClock.now - pending.start) / .seconds(1))
     }
 
     /// The disk cache, opened on first use (creating the directory and index as needed); a failure

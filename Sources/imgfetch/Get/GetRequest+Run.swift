@@ -65,9 +65,17 @@ extension GetRequest {
         }
 
         var pending = urls[...]
-        while let url = pending.first, let result = loader.loadFromCaches(url, options: options) {
-            pending.removeFirst()
-            guard report(result) else { break }
+        // The first miss's lookup goes along to its load, which does not look again.
+        var firstMiss: PendingLoad?
+        lookUp: while let url = pending.first {
+            switch loader.lookUpInCaches(url, options: options) {
+            case .loaded(let result):
+                pending.removeFirst()
+                guard report(result) else { break lookUp }
+            case .miss(let miss):
+                firstMiss = miss
+                break lookUp
+            }
         }
         // A stop signal ends the transfers (each keeps its bytes as a partial file to continue)
         // instead of the process: watched only once the network is needed.
@@ -86,7 +94,7 @@ extension GetRequest {
                 if verbose, let retry = progress.retry { display.message(retry.verboseLine) }
                 display.transfer(url, progress: progress)
             }
-            for await result in loader.loadInOrder(Array(pending), options: options, concurrency: 6, progress: progress) {
+            for await result in loader.loadInOrder(Array(pending), first: firstMiss, options: options, concurrency: 6, progress: progress) {
                 if stopSignal.withLock({ $0 }) != nil, result.error?.isCancellation == true { continue }
                 guard report(result) else { break }
             }
