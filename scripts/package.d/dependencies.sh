@@ -12,10 +12,9 @@
 package_required_sonames=(libcurl.so.4 libturbojpeg.so.0 libjpeg.so.62 libpng16.so.16 libz.so.1
   libwebp.so.7 libwebpdemux.so.2 libwebpmux.so.3 libgif.so.7)
 # Only when an image needs them, with exit 8 naming the package when one is missing: AVIF, HEIC,
-# JPEG XL, TIFF, ICC profiles (lcms2); the transforms' PNG reader (libdeflate, else libpng reads);
-# the remote tier's SHA-256 (libcrypto, else a portable one; libcurl4 depends on it anyway).
+# JPEG XL, TIFF, ICC profiles (lcms2); the remote tier's SHA-256 (libcrypto, else a portable one; libcurl4 depends on it anyway).
 package_optional_sonames=(libavif.so.15 libheif.so.1 libjxl.so.0.7 libjxl_threads.so.0.7 libtiff.so.6
-  liblcms2.so.2 libdeflate.so.0 libcrypto.so.3)
+  liblcms2.so.2 libcrypto.so.3)
 
 # package_dependency SONAME: "package (>= version)" for the installed library SONAME.
 package_dependency() {
