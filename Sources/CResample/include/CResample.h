@@ -33,4 +33,12 @@ void imgfetch_resample_vertical(const int16_t *src, size_t src_stride, int16_t *
 /// by alpha again (a pixel whose alpha rounds to 0 becomes 0, 0, 0, 0).
 void imgfetch_resample_finish(const int16_t *src, uint8_t *dst, size_t pixels, int premultiplied);
 
+/// `src` (RGBA8, `width` × `height`) averaged over blocks of `kx` × `ky` pixels into `dst`, which
+/// holds ⌈width / kx⌉ × ⌈height / ky⌉ pixels; blocks at the right and bottom edges average the
+/// pixels they have. With `weigh_by_alpha`, colour is weighed by alpha (a transparent pixel lends
+/// none) and comes out straight; without, every pixel is taken as opaque. `sums` holds
+/// ⌈width / kx⌉ × 4 values.
+void imgfetch_box_shrink(const uint8_t *src, int width, int height, int kx, int ky, int weigh_by_alpha, uint8_t *dst,
+                         uint64_t *sums);
+
 #endif

@@ -18,11 +18,26 @@ struct RGBAImage: Sendable, Equatable {
     }
 
     /// Whether any pixel is less than opaque.
+    ///
+    /// Why eight bytes at a time: the byte-by-byte loop was 0.8 % of `bench resize`'s CPU (it runs
+    /// on every decoded PNG, GIF and WebP before resampling); ANDing 64-bit words and checking
+    /// their alpha bytes once per block lets the compiler vectorise it.
     var hasTransparency: Bool {
-        pixels.withUnsafeBufferPointer { p in
-            var i = 3
-            while i < p.count {
-                if p[i] != 255 { return true }
+        pixels.withUnsafeBytes { bytes in
+            let alphas: UInt64 = 0xFF00_0000_FF00_0000
+            let words = bytes.count / 8
+            var word = 0
+            while word < words {
+                let end = min(word + 512, words)
+                var all = UInt64.max
+                for i in word..<end { all &= bytes.loadUnaligned(fromByteOffset: i * 8, as: UInt64.self) }
+                if all & alphas != alphas { return true }
+                word = end
+            }
+            // A last pixel when the count of pixels is odd.
+            var i = words * 8 + 3
+            while i < bytes.count {
+                if bytes[i] != 255 { return true }
                 i += 4
             }
             return false
