@@ -14,6 +14,8 @@ final class BoxShrinkTests: XCTestCase {
         XCTAssertEqual(BoxShrink(resampling: region, toWidth: 450, height: 300, kernel: .lanczos3), BoxShrink(x: 2, y: 2))
         XCTAssertEqual(BoxShrink(resampling: region, toWidth: 256, height: 400, kernel: .cubic), BoxShrink(x: 3, y: 1))
         XCTAssertEqual(BoxShrink(resampling: region, toWidth: 1, height: 1, kernel: .lanczos3), BoxShrink(x: 900, y: 600))
+        let strip = SourceRegion(x: 0, y: 0, width: 1, height: 400_000)
+        XCTAssertEqual(BoxShrink(resampling: strip, toWidth: 1, height: 1, kernel: .lanczos3), BoxShrink(x: 1, y: 65536), "sums stay in 32 bits")
         XCTAssertFalse(BoxShrink(resampling: region, toWidth: 100, height: 100, kernel: .nearest).shrinks, "nearest mixes nothing")
         XCTAssertFalse(BoxShrink(resampling: region, toWidth: 3600, height: 2400, kernel: .lanczos3).shrinks, "an enlargement")
     }

@@ -18,12 +18,16 @@ struct BoxShrink: Sendable, Equatable {
     /// enlargement, under 4×, or for `nearest` (which picks pixels and must not mix them).
     init(resampling region: SourceRegion, toWidth width: Int, height: Int, kernel: ResampleKernel) {
         guard kernel != .nearest else { (x, y) = (1, 1); return }
-        x = max(1, Int(region.width / Double(width) / 2))
-        y = max(1, Int(region.height / Double(height) / 2))
+        // The limit keeps a column's sum of colour times alpha within 32 bits; Lanczos does the rest.
+        x = min(Self.maximum, max(1, Int(region.width / Double(width) / 2)))
+        y = min(Self.maximum, max(1, Int(region.height / Double(height) / 2)))
     }
 
+    /// The largest block side.
+    static let maximum = 65536
+
     init(x: Int, y: Int) {
-        precondition(x > 0 && y > 0)
+        precondition(x > 0 && y > 0 && x <= Self.maximum && y <= Self.maximum)
         (self.x, self.y) = (x, y)
     }
 
@@ -35,7 +39,7 @@ struct BoxShrink: Sendable, Equatable {
     func apply(to image: RGBAImage, opaque: Bool) -> RGBAImage {
         let width = (image.width + x - 1) / x, height = (image.height + y - 1) / y
         let pixels = PixelBuffer.make(byteCount: width * height * 4) { output in
-            let sums = UnsafeMutablePointer<UInt64>.allocate(capacity: width * 4)
+            let sums = UnsafeMutablePointer<UInt32>.allocate(capacity: image.width * 4)
             defer { sums.deallocate() }
             image.pixels.withUnsafeBufferPointer { source in
                 imgfetch_box_shrink(
