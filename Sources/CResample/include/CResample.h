@@ -42,4 +42,7 @@ void imgfetch_resample_finish(const int16_t *src, uint8_t *dst, size_t pixels, i
 void imgfetch_box_shrink(const uint8_t *src, int width, int height, int kx, int ky, int weigh_by_alpha, uint8_t *dst,
                          uint32_t *sums);
 
+/// Whether any of `pixels` RGBA8 pixels has an alpha below 255.
+int imgfetch_has_transparency(const uint8_t *rgba, size_t pixels);
+
 #endif
