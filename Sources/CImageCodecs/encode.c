@@ -213,7 +213,7 @@ int imgfetch_webp_encode(const uint8_t *rgba, uint32_t width, uint32_t height, f
 
 static struct group webp_animation = {PTHREAD_ONCE_INIT, "", 0};
 // libwebpmux, as (member of webp_animation_api, symbol).
-#define WEBP_MUX_SYMBOLS(X)                              \
+#define WEBP_ANIM_ENCODER_SYMBOLS(X)                     \
     X(options_init, WebPAnimEncoderOptionsInitInternal)  \
     X(encoder_new, WebPAnimEncoderNewInternal)           \
     X(add, WebPAnimEncoderAdd)                           \
@@ -221,7 +221,7 @@ static struct group webp_animation = {PTHREAD_ONCE_INIT, "", 0};
     X(get_error, WebPAnimEncoderGetError)                \
     X(encoder_delete, WebPAnimEncoderDelete)
 static struct {
-    WEBP_MUX_SYMBOLS(IMGFETCH_POINTER)
+    WEBP_ANIM_ENCODER_SYMBOLS(IMGFETCH_POINTER)
 } webp_animation_api;
 
 static void load_webp_animation(void) {
@@ -230,7 +230,7 @@ static void load_webp_animation(void) {
         imgfetch_copy_message(webp_animation.error, sizeof webp_animation.error, still, still);
         return;
     }
-    LOAD(webp_animation, "libwebpmux.so.3", "libwebpmux3", webp_animation_api, WEBP_MUX_SYMBOLS);
+    LOAD(webp_animation, "libwebpmux.so.3", "libwebpmux3", webp_animation_api, WEBP_ANIM_ENCODER_SYMBOLS);
     webp_animation.loaded = 1;
 }
 LOADER(webp_animation, webp_animation)

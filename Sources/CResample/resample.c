@@ -155,10 +155,59 @@ void imgfetch_resample_horizontal(const uint8_t *src, size_t src_stride, int pre
     }
 }
 
+#if IMGFETCH_AVX2
+
+/// add_rows with AVX2: sixteen values (four pixels) a step. Each row's 64-bit quarters are put in
+/// the order 0, 2, 1, 3 first, so that the in-lane unpacks give values 0-7 and 8-15 in order.
+/// Same integer arithmetic, so the same result to the bit. Why: the vertical pass was 3.4% of
+/// `bench resize`'s CPU; this halves its multiplies, loads and stores of the sums.
+__attribute__((target("avx2"))) static inline void add_rows_avx2(const int16_t *a, const int16_t *b, int32_t pair,
+                                                                  int32_t *sums, size_t values) {
+    size_t blocks = values / 16 * 16;
+    __m256i wk = _mm256_set1_epi32(pair);
+    for (size_t x = 0; x < blocks; x += 16) {
+        __m256i ra = _mm256_permute4x64_epi64(_mm256_loadu_si256((const __m256i *)(a + x)), 0xD8);
+        __m256i rb = b != NULL ? _mm256_permute4x64_epi64(_mm256_loadu_si256((const __m256i *)(b + x)), 0xD8)
+                               : _mm256_setzero_si256();
+        __m256i *s = (__m256i *)(sums + x);
+        _mm256_storeu_si256(s, _mm256_add_epi32(_mm256_loadu_si256(s), _mm256_madd_epi16(_mm256_unpacklo_epi16(ra, rb), wk)));
+        _mm256_storeu_si256(s + 1,
+                            _mm256_add_epi32(_mm256_loadu_si256(s + 1), _mm256_madd_epi16(_mm256_unpackhi_epi16(ra, rb), wk)));
+    }
+    int32_t low = (int16_t)(pair & 0xFFFF), high = (int16_t)((uint32_t)pair >> 16);
+    for (size_t x = blocks; x < values; x++) sums[x] += (int32_t)a[x] * low + (b != NULL ? (int32_t)b[x] * high : 0);
+}
+
+__attribute__((target("avx2"))) static void vertical_avx2(const int16_t *src, size_t src_stride, int16_t *dst,
+                                                           size_t dst_stride, size_t values, int out_height,
+                                                           const int32_t *starts, const int32_t *counts,
+                                                           const int32_t *pairs, int pair_stride, int32_t *sums) {
+    for (int y = 0; y < out_height; y++) {
+        const int16_t *top = src + (size_t)starts[y] * src_stride;
+        const int32_t *w = pairs + (size_t)y * pair_stride;
+        int taps = counts[y];
+        for (size_t x = 0; x < values; x++) sums[x] = ROUNDING;
+        for (int k = 0; k < taps; k += 2) {
+            const int16_t *a = top + (size_t)k * src_stride;
+            add_rows_avx2(a, k + 1 < taps ? a + src_stride : NULL, w[k / 2], sums, values);
+        }
+        int16_t *out = dst + (size_t)y * dst_stride;
+        for (size_t x = 0; x < values; x++) out[x] = clamp_q7(sums[x]);
+    }
+}
+
+#endif
+
 void imgfetch_resample_vertical(const int16_t *src, size_t src_stride, int16_t *dst, size_t dst_stride, int width,
                                 int out_height, const int32_t *starts, const int32_t *counts, const int32_t *pairs,
                                 int pair_stride, int32_t *sums) {
     size_t values = (size_t)width * 4;
+#if IMGFETCH_AVX2
+    if (__builtin_cpu_supports("avx2")) {
+        vertical_avx2(src, src_stride, dst, dst_stride, values, out_height, starts, counts, pairs, pair_stride, sums);
+        return;
+    }
+#endif
     for (int y = 0; y < out_height; y++) {
         const int16_t *top = src + (size_t)starts[y] * src_stride;
         const int32_t *w = pairs + (size_t)y * pair_stride;

@@ -9,7 +9,8 @@
 //
 // SSE2's pmaddwd multiplies eight 16-bit values by eight weights and adds them in pairs: two taps
 // of four channels in one instruction (as Pillow-SIMD does); on a CPU with AVX2 (checked at run
-// time) the horizontal pass does four taps an instruction. SSE2 is in every x86-64 CPU; elsewhere
+// time) the horizontal pass does four taps an instruction and the vertical pass four pixels a step.
+// SSE2 is in every x86-64 CPU; elsewhere
 // the same integer arithmetic runs one value at a time.
 #include <stddef.h>
 #include <stdint.h>
@@ -32,5 +33,16 @@ void imgfetch_resample_vertical(const int16_t *src, size_t src_stride, int16_t *
 /// `pixels` Q7 pixels back to RGBA8, rounded and clamped; with `premultiplied`, colour is divided
 /// by alpha again (a pixel whose alpha rounds to 0 becomes 0, 0, 0, 0).
 void imgfetch_resample_finish(const int16_t *src, uint8_t *dst, size_t pixels, int premultiplied);
+
+/// `src` (RGBA8, `width` × `height`) averaged over blocks of `kx` × `ky` pixels into `dst`, which
+/// holds ⌈width / kx⌉ × ⌈height / ky⌉ pixels; blocks at the right and bottom edges average the
+/// pixels they have. With `weigh_by_alpha`, colour is weighed by alpha (a transparent pixel lends
+/// none) and comes out straight; without, every pixel is taken as opaque. `sums` holds
+/// `width * 4` values; `ky` must be at most 65536 (a column's sum of colour times alpha fits).
+void imgfetch_box_shrink(const uint8_t *src, int width, int height, int kx, int ky, int weigh_by_alpha, uint8_t *dst,
+                         uint32_t *sums);
+
+/// Whether any of `pixels` RGBA8 pixels has an alpha below 255.
+int imgfetch_has_transparency(const uint8_t *rgba, size_t pixels);
 
 #endif

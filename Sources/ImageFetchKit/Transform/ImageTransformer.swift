@@ -6,7 +6,9 @@ import FoundationEssentials
 /// Why the steps run in this order: the decoder shrinks first (JPEG's DCT scaling, WebP's scaled
 /// output) to the smallest size that still has two source pixels for every output pixel, as
 /// libvips does, so no later step touches more pixels than it must and Lanczos, not the decoder's
-/// box-like scaling, does the last factor of two; colour is converted on those decoded pixels, before
+/// box-like scaling, does the last factor of two (a factor of 4 or more left after the decode,
+/// as a PNG or GIF leaves it, is first shrunk by averaging blocks, as libvips' shrink does:
+/// `BoxShrink`); colour is converted on those decoded pixels, before
 /// resampling mixes them; the image is turned upright after resampling, when it is small; no
 /// metadata is copied, since the output is upright sRGB, unless `--keep-metadata` asks for the
 /// original's ICC profile (the pixels then stay in its RGB space, as libvips leaves them) and its
@@ -105,11 +107,13 @@ public struct ImageTransformer: Sendable {
         if gravity.anchor == nil { window = Self.placed(window, in: srgb, by: gravity) }
         let wholeAtSize = window.x == 0 && window.y == 0 && srgb.width == width && srgb.height == height
             && window.width == Double(width) && window.height == Double(height)
-        // JPEG has no alpha: the resampler need not look for transparency in every pixel.
-        let resized = wholeAtSize
-            ? srgb
-            : Resampler.resize(
-                srgb, width: width, height: height, from: SourceRegion(window), opaque: info.format == .jpeg ? true : nil, kernel: kernel)
+        guard !wholeAtSize else { return (srgb.oriented(by: orientation), profile) }
+        // JPEG has no alpha: nothing need look for transparency in every pixel.
+        let opaque = info.format == .jpeg || !srgb.hasTransparency
+        var (input, region) = (srgb, SourceRegion(window))
+        let shrink = BoxShrink(resampling: region, toWidth: width, height: height, kernel: kernel)
+        if shrink.shrinks { (input, region) = (shrink.apply(to: srgb, opaque: opaque), shrink.apply(to: region)) }
+        let resized = Resampler.resize(input, width: width, height: height, from: region, opaque: opaque, kernel: kernel)
         return (resized.oriented(by: orientation), profile)
     }
 

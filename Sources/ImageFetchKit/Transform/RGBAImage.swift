@@ -1,3 +1,5 @@
+import CResample
+
 /// Pixels on their way through a transform: RGBA, 8 bits per channel, straight (not premultiplied)
 /// alpha, rows top to bottom with no padding (row stride `width * 4`).
 ///
@@ -18,14 +20,11 @@ struct RGBAImage: Sendable, Equatable {
     }
 
     /// Whether any pixel is less than opaque.
+    ///
+    /// Why in C: the byte-by-byte loop here was 0.8 % of `bench resize`'s CPU (it runs on every
+    /// decoded PNG, GIF and WebP before resampling), and Swift's range checks kept even a 64-bit
+    /// word loop from vectorising; clang vectorises CResample's.
     var hasTransparency: Bool {
-        pixels.withUnsafeBufferPointer { p in
-            var i = 3
-            while i < p.count {
-                if p[i] != 255 { return true }
-                i += 4
-            }
-            return false
-        }
+        pixels.withUnsafeBufferPointer { imgfetch_has_transparency($0.baseAddress, $0.count / 4) != 0 }
     }
 }

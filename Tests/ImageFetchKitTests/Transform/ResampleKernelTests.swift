@@ -35,4 +35,18 @@ final class ResampleKernelTests: XCTestCase {
         let cubic = reds(Resampler.resize(step, width: 16, height: 1, kernel: .cubic))
         XCTAssertNotEqual(cubic, linear)
     }
+
+    func testLanczosTapsFollowTheClosedForm() {
+        // Runs as the weights take them: from a fraction left of -support, every 1/stretch.
+        for stretch in [1.0, 1.5, 2.37, 6, 17.3, 60] {
+            for offset in [0.0, 0.25, 0.5, 0.913] {
+                let first = -(3 * stretch).rounded(.up) - offset
+                var taps = LanczosTaps(x: first / stretch, step: 1 / stretch)
+                for k in 0..<Int(6 * stretch + 3) {
+                    let x = (first + Double(k)) / stretch
+                    XCTAssertEqual(taps.next(), LanczosWeights.lanczos(x), accuracy: 1e-9, "stretch \(stretch), x \(x)")
+                }
+            }
+        }
+    }
 }

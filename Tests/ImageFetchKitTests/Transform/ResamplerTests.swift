@@ -86,6 +86,19 @@ final class ResamplerTests: XCTestCase {
         XCTAssertLessThanOrEqual(worst, 1, "a same-scale window must reproduce the source pixels")
     }
 
+    func testVerticalReductionKeepsEveryColumnInPlace() {
+        // Columns constant down the image, each pixel's channels distinct: a vertical-only reduction
+        // gives every column back exactly (the weights sum to exactly one), in its place, for a
+        // width whose values are not a multiple of the vector passes' blocks.
+        for width in [1, 3, 4, 37, 64] {
+            var row: [UInt8] = []
+            for x in 0..<width { row += [UInt8(x * 5 % 256), UInt8(255 - x * 3 % 256), UInt8(x * 7 % 251), 255] }
+            let image = RGBAImage(width: width, height: 50, pixels: Array([[UInt8]](repeating: row, count: 50).joined()))
+            let reduced = Resampler.resize(image, width: width, height: 9, opaque: true)
+            XCTAssertEqual(reduced.pixels, Array([[UInt8]](repeating: row, count: 9).joined()), "width \(width)")
+        }
+    }
+
     func testOnePixelImageFillsAnyOutput() {
         let image = RGBAImage(width: 1, height: 1, pixels: [10, 200, 30, 128])
         let resized = Resampler.resize(image, width: 7, height: 5)

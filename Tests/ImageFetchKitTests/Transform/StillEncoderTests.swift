@@ -121,6 +121,25 @@ final class StillEncoderTests: XCTestCase {
         XCTAssertGreaterThanOrEqual(peakSignalToNoise(try EncodedFile.decode(opaque), smooth), 30)
     }
 
+    /// sharp's quality reaches libaom through libvips and libheif, which round (100 − q) · 63 / 100
+    /// to nearest: quality 50 is quantizer 32. The same pixels through avifenc at quantizer 32 and
+    /// at 31 (what truncating gave) tell which one the encoder used.
+    func testAVIFQualityMapsToLibheifsQuantizer() throws {
+        let tool = try ReferenceTool()
+        defer { tool.remove() }
+        let image = ResamplerTests.detailedImage(width: 160, height: 120, transparency: false)
+        let ours = try AVIFEncoder(quality: 50).encode(image).count
+        try PNGEncoder().encode(image).write(to: URL(fileURLWithPath: tool.path("in.png")))
+        var sizes: [Int32: Int] = [:]
+        for quantizer: Int32 in [31, 32] {
+            try tool.run("avifenc", ["-s", "5", "-y", "420", "--min", "\(quantizer)", "--max", "\(quantizer)", tool.path("in.png"), tool.path("q.avif")])
+            sizes[quantizer] = try Data(contentsOf: URL(fileURLWithPath: tool.path("q.avif"))).count
+        }
+        let (at31, at32) = (sizes[31]!, sizes[32]!)
+        XCTAssertNotEqual(at31, at32)
+        XCTAssertLessThan(abs(ours - at32), abs(ours - at31), "ours \(ours) B; avifenc at 32: \(at32) B, at 31: \(at31) B")
+    }
+
     func testLosslessWebPKeepsEveryPixel() throws {
         let image = try RGBAImage.fixture("alpha.png")
         let data = try WebPEncoder(quality: 80, lossless: true).encode(image)

@@ -47,8 +47,13 @@ struct LanczosWeights {
             let low = min(max(first, 0), sourceCount - 1), high = max(min(last, sourceCount - 1), 0)
             let count = high - low + 1
             for k in 0..<count { run[k] = 0 }
-            for j in first...last {
-                run[min(max(j, 0), sourceCount - 1) - low] += kernel == .nearest ? 1 : kernel.weight((Double(j) + 0.5 - center) / stretch)
+            if kernel == .lanczos3 {
+                var taps = LanczosTaps(x: (Double(first) + 0.5 - center) / stretch, step: 1 / stretch)
+                for j in first...last { run[min(max(j, 0), sourceCount - 1) - low] += taps.next() }
+            } else {
+                for j in first...last {
+                    run[min(max(j, 0), sourceCount - 1) - low] += kernel == .nearest ? 1 : kernel.weight((Double(j) + 0.5 - center) / stretch)
+                }
             }
             var sum = 0.0
             for k in 0..<count { sum += run[k] }
@@ -71,6 +76,47 @@ struct LanczosWeights {
         guard abs(x) < radius else { return 0 }
         let px = Double.pi * x
         return radius * sin(px) * sin(px / radius) / (px * px)
+    }
+}
+
+/// Lanczos-3 at `x`, `x + step`, `x + 2·step`, … without two `sin` calls a tap.
+///
+/// Why: evaluating sinc(x)·sinc(x/3) afresh for every tap was 1.9 % of `bench resize`'s CPU (a
+/// 6× reduction weighs ~38 taps for each of the output's columns and rows). The sines of
+/// evenly spaced angles follow sin(a + (k+1)d) = 2 cos(d)·sin(a + kd) − sin(a + (k−1)d), so
+/// a run needs four sines and two cosines; over the few hundred taps of even a 60× reduction's
+/// run the values stay within 1e-9 of the closed form (`ResampleKernelTests`), far below the
+/// Q14 weights' step of 6e-5.
+struct LanczosTaps {
+    private var x: Double
+    private let step: Double
+    /// sin(πx) and sin(πx/3) at the current and the previous tap, and the recurrences' factors.
+    private var sine: (current: Double, previous: Double), third: (current: Double, previous: Double)
+    private let sineFactor: Double, thirdFactor: Double
+
+    init(x: Double, step: Double) {
+        self.x = x
+        self.step = step
+        sine = (sin(.pi * x), sin(.pi * (x - step)))
+        third = (sin(.pi * x / 3), sin(.pi * (x - step) / 3))
+        sineFactor = 2 * cos(.pi * step)
+        thirdFactor = 2 * cos(.pi * step / 3)
+    }
+
+    /// The kernel's value at the current tap; moves on to the next.
+    mutating func next() -> Double {
+        let value: Double
+        if abs(x) < 1e-9 {
+            value = 1
+        } else if abs(x) >= LanczosWeights.radius {
+            value = 0
+        } else {
+            value = LanczosWeights.radius * sine.current * third.current / (.pi * .pi * x * x)
+        }
+        x += step
+        sine = (sineFactor * sine.current - sine.previous, sine.current)
+        third = (thirdFactor * third.current - third.previous, third.current)
+        return value
     }
 }
 
