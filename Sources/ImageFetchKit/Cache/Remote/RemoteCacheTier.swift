@@ -186,9 +186,9 @@ final class RemoteCacheTier: Sendable {
         }
     }
 
-    /// `request`, tried once more after 50-150 ms when it fails for a transient reason: one
-    /// 500 or 429 among thousands of requests should cost neither a hit nor an upload. The
-    /// jitter keeps the loads that failed together from retrying together.
+    /// `request`, tried once more after a short wait (`RemoteTierHealth.retryWait`) when it fails
+    /// for a transient reason: one 500 or 429 among thousands of requests should cost neither a
+    /// hit nor an upload. The jitter keeps the loads that failed together from retrying together.
     private func retryingOnce<T>(
         _ direction: RemoteTierEvent.Direction, _ request: () async throws(RemoteFailure) -> T
     ) async throws(RemoteFailure) -> T {
@@ -197,7 +197,7 @@ final class RemoteCacheTier: Sendable {
         } catch where error.isRetried {
             health.countRetry()
             announce([.retrying(direction, reason: error.reason)])
-            try? await Task.sleep(for: .milliseconds(Int.random(in: 50...150)))
+            try? await Task.sleep(for: health.retryWait(direction, throttled: error.throttled))
             return try await request()
         }
     }

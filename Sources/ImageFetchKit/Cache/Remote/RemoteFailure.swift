@@ -5,6 +5,9 @@ struct RemoteFailure: Error, Sendable, Equatable {
     var kind: Kind
     /// The cause in words that name neither the object's URL nor any credential.
     var reason: String
+    /// A transient failure in which the tier said it is overloaded (429, 503): its retry waits
+    /// longer (`RemoteTierHealth.retryWait`).
+    var throttled = false
 
     enum Kind: Sendable, Equatable {
         /// An error status of the moment (429, 5xx) or a connection reset or cut short: worth

@@ -115,6 +115,11 @@ struct RemoteSpeedRule: Sendable {
     }
 
     /// An upload (sealed object and all) took `time`.
+    /// The median time of the tier's recent requests in `direction`, if it has answered any.
+    func usualTime(_ direction: RemoteTierEvent.Direction) -> Duration? {
+        direction == .reads ? tier.median : writes.median
+    }
+
     mutating func recordTierWrite(_ time: Duration) {
         writes.add(time)
     }

@@ -79,7 +79,7 @@ struct RemoteTransfers: Sendable {
         case .http(let status) where status == 401 || status == 403:
             return RemoteFailure(kind: .refused(status: status), reason: "\(reason) \(credentialsHint)")
         case .http(let status) where status == 429 || (500...599).contains(status):
-            return RemoteFailure(kind: .transient, reason: reason)
+            return RemoteFailure(kind: .transient, reason: reason, throttled: status == 429 || status == 503)
         case .connectionLost, .truncated:
             return RemoteFailure(kind: .transient, reason: reason)
         case .connect, .dns, .timeout, .tls:

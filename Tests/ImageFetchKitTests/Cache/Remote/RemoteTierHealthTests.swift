@@ -5,6 +5,26 @@ import XCTest
 final class RemoteTierHealthTests: XCTestCase {
     private let start = ContinuousClock.now
 
+    func testARetryWaitsOneToThreeOfTheTiersUsualTimesOrLongerWhenItIsThrottled() {
+        let health = RemoteTierHealth(coolDown: .seconds(5))
+        for _ in 0..<50 {
+            let unknown = health.retryWait(.reads, throttled: false)
+            XCTAssertTrue((.milliseconds(50)...(.milliseconds(150))).contains(unknown), "no answer yet: \(unknown)")
+        }
+        for _ in 0..<4 { _ = health.readAnswered(after: .milliseconds(10), RemoteTierHealth.ReadPass()) }
+        for _ in 0..<50 {
+            let usual = health.retryWait(.reads, throttled: false)
+            XCTAssertTrue((.milliseconds(10)...(.milliseconds(30))).contains(usual), "reads answer in 10 ms: \(usual)")
+            let throttled = health.retryWait(.reads, throttled: true)
+            XCTAssertTrue((.milliseconds(50)...(.milliseconds(150))).contains(throttled), "429 or 503: \(throttled)")
+            let writes = health.retryWait(.writes, throttled: false)
+            XCTAssertTrue((.milliseconds(50)...(.milliseconds(150))).contains(writes), "no write answered yet: \(writes)")
+        }
+        for _ in 0..<4 { _ = health.readAnswered(after: .microseconds(500), RemoteTierHealth.ReadPass()) }
+        for _ in 0..<4 { _ = health.readAnswered(after: .microseconds(500), RemoteTierHealth.ReadPass()) }
+        XCTAssertEqual(health.retryWait(.reads, throttled: false), .milliseconds(5), "never under 5 ms")
+    }
+
     func testTheBreakerOpensAfterFiveConsecutiveFailuresAndASuccessResetsTheCount() {
         var breaker = RemoteBreaker(coolDown: .seconds(5))
         for _ in 0..<4 { XCTAssertNil(breaker.recordFailure(at: start)) }
