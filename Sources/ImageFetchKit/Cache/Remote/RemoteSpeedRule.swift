@@ -114,12 +114,12 @@ struct RemoteSpeedRule: Sendable {
         return evaluate(at: now)
     }
 
-    /// An upload (sealed object and all) took `time`.
     /// The median time of the tier's recent requests in `direction`, if it has answered any.
     func usualTime(_ direction: RemoteTierEvent.Direction) -> Duration? {
         direction == .reads ? tier.median : writes.median
     }
 
+    /// An upload (sealed object and all) took `time`.
     mutating func recordTierWrite(_ time: Duration) {
         writes.add(time)
     }
