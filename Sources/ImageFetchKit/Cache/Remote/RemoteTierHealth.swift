@@ -188,8 +188,8 @@ final class RemoteTierHealth: Sendable {
     /// The wait before a transient failure's one retry: 50–150 ms when the tier says it is
     /// overloaded (429, 503) or has answered nothing in `direction` yet; else one to three of its
     /// usual times there, 5 to 150 ms. Why: a fixed 50–150 ms held a load twenty answers long for
-    /// one 500 from a tier answering in 5 ms; with 2 % of requests failing, those waits were the
-    /// fresh worker's whole excess over the origin (`scripts/bench remote`).
+    /// one 500 from a tier answering in 5 ms, while a tier that says it is overloaded, or one not
+    /// yet heard from, still gets the longer wait.
     func retryWait(_ direction: RemoteTierEvent.Direction, throttled: Bool) -> Duration {
         let usual = throttled ? nil : state.withLock { $0.speed.usualTime(direction) }
         guard let usual else { return .milliseconds(Int.random(in: 50...150)) }
