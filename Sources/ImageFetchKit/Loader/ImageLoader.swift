@@ -58,13 +58,10 @@ public final class ImageLoader: Sendable {
         _ url: String, options: LoadOptions = LoadOptions(),
         progress: (@Sendable (LoadProgress) -> Void)? = nil
     ) async -> LoadResult {
-        let start = ContinuousClock.now
-        let outcome: LoadResult.Outcome
-        switch answerFromCaches(url, options: options) {
-        case .answered(let answer): outcome = answer
-        case .mustProduce(let production): outcome = await produce(production, options: options, progress: progress)
+        switch lookUpInCaches(url, options: options) {
+        case .loaded(let result): return result
+        case .miss(let pending): return await finish(pending, options: options, progress: progress)
         }
-        return LoadResult(url: url, outcome: outcome, elapsed: (ContinuousClock.now - start) / .seconds(1))
     }
 
     /// Loads one URL if the caches can answer without the network: a fresh hit, or a failure no
@@ -91,7 +88,7 @@ public final class ImageLoader: Sendable {
         }
     }
 
-    /// Produces a miss `lookUpInCaches` found, as `load` would have after its own lookup.
+    /// Produces a miss `lookUpInCaches` found; its elapsed time counts from the lookup.
     func finish(
         _ pending: PendingLoad, options: LoadOptions, progress: (@Sendable (LoadProgress) -> Void)?
     ) async -> LoadResult {
