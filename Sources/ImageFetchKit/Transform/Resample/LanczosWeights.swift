@@ -47,13 +47,10 @@ struct LanczosWeights {
             let low = min(max(first, 0), sourceCount - 1), high = max(min(last, sourceCount - 1), 0)
             let count = high - low + 1
             for k in 0..<count { run[k] = 0 }
-            if kernel == .lanczos3 {
-                var taps = LanczosTaps(x: (Double(first) + 0.5 - center) / stretch, step: 1 / stretch)
-                for j in first...last { run[min(max(j, 0), sourceCount - 1) - low] += taps.next() }
-            } else {
-                for j in first...last {
-                    run[min(max(j, 0), sourceCount - 1) - low] += kernel == .nearest ? 1 : kernel.weight((Double(j) + 0.5 - center) / stretch)
-                }
+            var taps = kernel == .lanczos3 ? LanczosTaps(x: (Double(first) + 0.5 - center) / stretch, step: 1 / stretch) : nil
+            for j in first...last {
+                let weight = taps?.next() ?? (kernel == .nearest ? 1 : kernel.weight((Double(j) + 0.5 - center) / stretch))
+                run[min(max(j, 0), sourceCount - 1) - low] += weight
             }
             var sum = 0.0
             for k in 0..<count { sum += run[k] }
