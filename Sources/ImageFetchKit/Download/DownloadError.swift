@@ -10,8 +10,6 @@ public struct DownloadError: Error, Sendable, Equatable, CustomStringConvertible
     public var partial: Resume.PartialBody?
     /// The start of an error reply's body, when the request asked for it (`errorBodyLimit`).
     public var replyBody: Data?
-    /// For an error status, how long the server took to give it (`DownloadResponse.answerTime`).
-    public var answerTime: Duration?
 
     public init(url: URL, kind: Kind, detail: String? = nil, partial: Resume.PartialBody? = nil, replyBody: Data? = nil) {
         self.url = url

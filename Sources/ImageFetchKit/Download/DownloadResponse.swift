@@ -20,11 +20,6 @@ public struct DownloadResponse: Sendable {
     public var cacheControl: String?
     /// Every `X-Robots-Tag` field of the reply, in order.
     public var robotsTags: [String] = []
-    /// How long the server took over the exchange once the request was ready to go: libcurl's
-    /// total time less its pre-transfer time. Unlike the time a caller waited, it leaves out the
-    /// queue, the engine's start and the connection's set-up, so the first replies of a run
-    /// measure a server as its later ones do (the remote tier's speed rule compares it).
-    public var answerTime: Duration = .zero
 
     /// True when the server answered a conditional request with 304: the cached copy is current.
     public var isNotModified: Bool { statusCode == 304 }

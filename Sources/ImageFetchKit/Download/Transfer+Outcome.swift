@@ -24,9 +24,7 @@ extension Transfer {
         guard (200...299).contains(status) || (status == 304 && conditional) else {
             let reply = errorBody.isEmpty ? nil : errorBody
             // A body this transfer was continuing is still there to continue (a 503 mid-retry).
-            var failure = DownloadError(url: request.url, kind: .http(status: status), partial: partialBody(), replyBody: reply)
-            failure.answerTime = answerTime(of: easy)
-            return (.failure(failure), wait)
+            return (.failure(DownloadError(url: request.url, kind: .http(status: status), partial: partialBody(), replyBody: reply)), wait)
         }
         var effective: UnsafeMutablePointer<CChar>?
         imgfetch_easy_getinfo_string(easy, CURLINFO_EFFECTIVE_URL, &effective)
@@ -44,18 +42,7 @@ extension Transfer {
             cacheControl: header(named: "Cache-Control", of: easy)
         )
         response.robotsTags = headers(named: "X-Robots-Tag", of: easy)
-        response.answerTime = answerTime(of: easy)
         return (.success(response), nil)
-    }
-
-    /// libcurl's total time for the attempt less its pre-transfer time (name lookup, connect,
-    /// TLS and the time queued before them): the server's own part.
-    private func answerTime(of easy: UnsafeMutableRawPointer) -> Duration {
-        var total: curl_off_t = 0
-        var pretransfer: curl_off_t = 0
-        imgfetch_easy_getinfo_off(easy, CURLINFO_TOTAL_TIME_T, &total)
-        imgfetch_easy_getinfo_off(easy, CURLINFO_PRETRANSFER_TIME_T, &pretransfer)
-        return .microseconds(max(0, total - pretransfer))
     }
 
     private func error(for code: CURLcode) -> DownloadError {

@@ -1,5 +1,4 @@
-/// What a manifest reports of the response that brought an image (status, final URL, type),
-/// and how long the origin took to give it (what the remote tier's speed rule compares with).
+/// What a manifest reports of the response that brought an image: status, final URL, type.
 public struct ResponseFacts: Sendable, Equatable {
     /// The final HTTP status (200, or 206 for a resumed body).
     public var status: Int
@@ -7,13 +6,10 @@ public struct ResponseFacts: Sendable, Equatable {
     public var finalURL: String
     /// The Content-Type header, as the server sent it.
     public var contentType: String?
-    /// `DownloadResponse.answerTime`.
-    public var answerTime: Duration
 
     init(_ response: DownloadResponse) {
         status = response.statusCode
         finalURL = response.effectiveURL.redactedString
         contentType = response.contentType
-        answerTime = response.answerTime
     }
 }

@@ -17,27 +17,6 @@ final class DownloaderTests: DownloadTestCase {
         XCTAssertFalse(response.isNotModified)
     }
 
-    func testTheAnswerTimeIsTheServersOwnNotTheTimeQueued() async throws {
-        try serveFile("a.jpg", bytes: 2_000)
-        let downloader = makeDownloader(DownloaderConfiguration(maxConcurrentDownloads: 1))
-        let start = ContinuousClock.now
-        let slow = request("/a.jpg", ["delay_ms": "400", "n": "1"])
-        let first = Task { try await downloader.load(slow) }
-        // Queued behind the first, on the one slot.
-        try await Task.sleep(for: .milliseconds(50))
-        let second = try await downloader.load(request("/a.jpg", ["delay_ms": "100", "n": "2"]))
-        let waited = ContinuousClock.now - start
-        let firstAnswer = try await first.value.answerTime
-        XCTAssertGreaterThanOrEqual(waited, .milliseconds(500))
-        XCTAssertGreaterThanOrEqual(second.answerTime, .milliseconds(100))
-        XCTAssertLessThan(second.answerTime, .milliseconds(350), "its 400 ms in the queue are not the server's")
-        XCTAssertGreaterThanOrEqual(firstAnswer, .milliseconds(400))
-
-        let missing = await loadError(downloader, request("/nothing.jpg", ["delay_ms": "150"]))
-        XCTAssertEqual(missing?.kind, .http(status: 404))
-        XCTAssertGreaterThanOrEqual(missing?.answerTime ?? .zero, .milliseconds(150), "an error status is timed too")
-    }
-
     func testDefaultAcceptHeaderPrefersImagesTheAgentNamesTheVersionAndExtraHeadersAreSent() async throws {
         let downloader = makeDownloader()
         var echo = request("/x", ["echo_headers": "1"])

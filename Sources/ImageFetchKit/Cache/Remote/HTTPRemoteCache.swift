@@ -14,11 +14,11 @@ struct HTTPRemoteCache: RemoteCaching {
             credentialsHint: "Check the user and password in the remote cache URL.")
     }
 
-    func fetch(_ key: CacheKey, maxBytes: Int) async throws(RemoteFailure) -> RemoteRead {
+    func fetch(_ key: CacheKey, maxBytes: Int) async throws(RemoteFailure) -> RemoteObject? {
         try await transfers.get(objectURL(for: key), headers: [:], maxBytes: maxBytes)
     }
 
-    func store(_ contents: Data, for key: CacheKey) async throws(RemoteFailure) -> Duration {
+    func store(_ contents: Data, for key: CacheKey) async throws(RemoteFailure) {
         try await transfers.put(contents, at: objectURL(for: key), headers: [:])
     }
 

@@ -37,6 +37,8 @@ final class RemoteCacheTier: Sendable {
         /// Keys whose loads went to the origin to time it while the tier had answered every read
         /// with its object: it most likely holds these too, and they are not uploaded again.
         var timingLoads: Set<CacheKey> = []
+        /// The tier has answered a read: reads begun from then on find the engine started.
+        var answeredARead = false
     }
 
     /// The upload backlog and the tasks draining it, started at the first upload.
@@ -56,7 +58,7 @@ final class RemoteCacheTier: Sendable {
     ///   only crowd the tier (and the machine) while the loads are still running.
     init(configuration: RemoteCacheConfiguration, loads: Int, transfers: Int) {
         self.configuration = configuration
-        health = RemoteTierHealth(coolDown: configuration.coolDown, loads: max(1, loads))
+        health = RemoteTierHealth(coolDown: configuration.coolDown)
         uploaders = min(4, max(1, transfers))
         let downloader = DownloaderConfiguration(maxConcurrentDownloads: max(1, loads) + uploaders)
         switch configuration.location {
@@ -83,16 +85,19 @@ final class RemoteCacheTier: Sendable {
             }
             return nil
         }
-        // The speed rule times the attempt that answered, by the tier's own answer time: a
-        // retry's wait is the breaker's business (counted in, a few 500s would make a tier look
-        // slow), and the engine's start and the connections' set-up are the first reads' alone.
+        // The speed rule times the attempt that answered: a retry's wait is the breaker's
+        // business, and counted in would make a tier with a few 500s look slow.
+        var start = ContinuousClock.now
+        let cold = state.withLock { !$0.answeredARead }
         do throws(RemoteFailure) {
-            let read = try await retryingOnce(.reads) { () async throws(RemoteFailure) in
-                try await backend.fetch(key, maxBytes: maxBytes)
+            let object = try await retryingOnce(.reads) { () async throws(RemoteFailure) in
+                start = ContinuousClock.now
+                return try await backend.fetch(key, maxBytes: maxBytes)
             }
-            announce(health.readAnswered(after: read.answerTime, pass, found: read.object != nil))
-            if read.object == nil { state.withLock { $0.report.misses += 1 } }
-            return read.object
+            state.withLock { $0.answeredARead = true }
+            announce(health.readAnswered(after: ContinuousClock.now - start, pass, cold: cold, found: object != nil))
+            if object == nil { state.withLock { $0.report.misses += 1 } }
+            return object
         } catch {
             announce(health.readFailed(error, pass))
             return nil
@@ -168,10 +173,11 @@ final class RemoteCacheTier: Sendable {
             return
         }
         let sealed = RemoteEnvelope.seal(image, for: key)
+        let start = ContinuousClock.now
         do throws(RemoteFailure) {
-            let time = try await retryingOnce(.writes) { () async throws(RemoteFailure) in try await backend.store(sealed, for: key) }
+            try await retryingOnce(.writes) { () async throws(RemoteFailure) in try await backend.store(sealed, for: key) }
             state.withLock { $0.report.uploaded += 1 }
-            announce(health.writeSucceeded(after: time))
+            announce(health.writeSucceeded(after: ContinuousClock.now - start))
         } catch {
             state.withLock { $0.report.uploadFailures += 1 }
             // Cancelled by `finish()`: nothing the tier did.

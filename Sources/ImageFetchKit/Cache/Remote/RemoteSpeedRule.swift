@@ -5,16 +5,13 @@
 /// once such a test is not slow. The rule is relative: a tier 90 ms away from workers whose
 /// origin answers in 9 ms costs them ten times the origin, however small 90 ms looks (a floor
 /// of 100 ms on the tier's time once let it through). The margin is what a ratio of small
-/// times needs on a busy machine. Both sides are timed alike, by the server's answer time
-/// (`DownloadResponse.answerTime`: no queue, no engine start, no connection set-up), so the
-/// first wave of reads counts: timed by the wait instead, it paid for the engine's start (a
-/// healthy loopback tier's first misses took 44-54 ms against 7-12 ms for the origin's warm
-/// fetches) and had to be left out, which cost a slow tier's run a second wave of reads.
+/// times needs: on a busy machine a healthy loopback tier's first misses, paying for the
+/// engine's start, took 44-54 ms against 7-12 ms for the origin's warm fetches. Such cold
+/// reads (begun before the tier had answered any) are not counted at all.
 ///
 /// With no origin fetches to compare against (every read so far a hit) and a median read
 /// over `suspicion`, loads skip the tier to time the origin until `minimumSamples` of its
-/// fetches are in, at most `originTimingLoads` of them (once a run: the origin's window then
-/// stays filled). That figure decides only
+/// fetches are in (once a run: the origin's window then stays filled). That figure decides only
 /// whether to spend a few origin requests on a comparison: a loopback tier answered in 5-10 ms
 /// a read, 16 at once; a machine loaded several times over its two cores pushed it past 50 ms.
 ///
@@ -31,9 +28,6 @@ struct RemoteSpeedRule: Sendable {
     static let suspicion = Duration.milliseconds(50)
 
     let retestAfter: Duration
-    /// The most loads sent to the origin to time it, in case its fetches fail: as many as may
-    /// reach the tier at once, so that none of them waits on a slow tier meanwhile.
-    let originTimingLoads: Int
     private var tier = LatencyWindow()
     private var origin = LatencyWindow()
     private var writes = LatencyWindow()
@@ -42,13 +36,16 @@ struct RemoteSpeedRule: Sendable {
     private var testInFlight = false
     /// The origin is being timed: loads skip the tier until its fetches fill the window (sending
     /// only `minimumSamples` would leave the others waiting on a slow tier meanwhile), at most
-    /// this many more.
+    /// this many more, in case its fetches fail.
     private var originTimingsLeft = 0
     private var timingOrigin = false
     /// Timing the origin was asked for once this run.
     private var timedOrigin = false
     /// A read found no object: the origin is timed by the fetches that follow misses.
     private var sawMiss = false
+
+    /// The most loads sent to the origin to time it.
+    static let originTimingLoads = 4 * minimumSamples
 
     enum Decision: Sendable, Equatable {
         case read
@@ -66,9 +63,8 @@ struct RemoteSpeedRule: Sendable {
         case timingOrigin(tier: Duration)
     }
 
-    init(retestAfter: Duration, originTimingLoads: Int = 4 * minimumSamples) {
+    init(retestAfter: Duration) {
         self.retestAfter = retestAfter
-        self.originTimingLoads = max(Self.minimumSamples, originTimingLoads)
     }
 
     mutating func decide(at now: ContinuousClock.Instant) -> Decision {
@@ -82,13 +78,15 @@ struct RemoteSpeedRule: Sendable {
         return .timeOrigin
     }
 
-    /// A read (hit or miss) took `time` to answer; `wasTest` when `decide` answered `.test` for
-    /// it. `found` is false for a miss: the origin's fetch that follows will be timed anyway, so
+    /// A read (hit or miss) took `time`; `wasTest` when `decide` answered `.test` for it; `cold`
+    /// when it began before the tier had answered any read: it paid for the engine's start and
+    /// new connections (a tier behind a proxy, for the proxy's too), so it is not counted.
+    /// `found` is false for a miss: the origin's fetch that follows will be timed anyway, so
     /// loads are never sent to the origin to time it (they would read the objects the tier has).
-    mutating func recordTierRead(_ time: Duration, wasTest: Bool, found: Bool = true, at now: ContinuousClock.Instant) -> Change? {
+    mutating func recordTierRead(_ time: Duration, wasTest: Bool, cold: Bool = false, found: Bool = true, at now: ContinuousClock.Instant) -> Change? {
         if !found { sawMiss = true }
         guard wasTest else {
-            tier.add(time)
+            if !cold { tier.add(time) }
             return evaluate(at: now)
         }
         testInFlight = false
@@ -149,7 +147,7 @@ struct RemoteSpeedRule: Sendable {
               tierMean >= Self.suspicion, !timedOrigin else { return nil }
         timingOrigin = true
         timedOrigin = true
-        originTimingsLeft = originTimingLoads
+        originTimingsLeft = Self.originTimingLoads
         return .timingOrigin(tier: tierMean)
     }
 }

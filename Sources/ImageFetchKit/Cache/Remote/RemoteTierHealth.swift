@@ -43,10 +43,9 @@ final class RemoteTierHealth: Sendable {
         var testsSpeed = false
     }
 
-    /// - Parameter loads: the most loads that may reach the tier at once.
-    init(coolDown: Duration, loads: Int = 4 * RemoteSpeedRule.minimumSamples) {
+    init(coolDown: Duration) {
         state = Mutex(State(reads: RemoteBreaker(coolDown: coolDown), writes: RemoteBreaker(coolDown: coolDown),
-                            speed: RemoteSpeedRule(retestAfter: coolDown, originTimingLoads: loads)))
+                            speed: RemoteSpeedRule(retestAfter: coolDown)))
     }
 
     var counts: RemoteCacheReport.Health { state.withLock { $0.counts } }
@@ -91,18 +90,14 @@ final class RemoteTierHealth: Sendable {
         }
     }
 
-    /// A read got an answer (an object or a miss), the tier taking `time` to give it (nil when
-    /// the read stopped before the answer was whole: cancelled, or over the size limit).
-    func readAnswered(after time: Duration?, _ pass: ReadPass, found: Bool = true) -> [RemoteTierEvent] {
+    /// A read got an answer (an object or a miss) after `time`; `cold` when it began before the
+    /// tier had answered any read (see `RemoteSpeedRule.recordTierRead`).
+    func readAnswered(after time: Duration, _ pass: ReadPass, cold: Bool = false, found: Bool = true) -> [RemoteTierEvent] {
         let now = ContinuousClock.now
         return state.withLock { state in
             var events: [RemoteTierEvent] = []
             if state.reads.recordSuccess() == .reclosed { events.append(.resumed(.reads)) }
-            guard let time else {
-                if pass.testsSpeed { state.speed.abandonTest(at: now) }
-                return events
-            }
-            if let change = state.speed.recordTierRead(time, wasTest: pass.testsSpeed, found: found, at: now) {
+            if let change = state.speed.recordTierRead(time, wasTest: pass.testsSpeed, cold: cold, found: found, at: now) {
                 if case .becameSlow = change { state.counts.timesFoundSlow += 1 }
                 events.append(.speed(change))
             }

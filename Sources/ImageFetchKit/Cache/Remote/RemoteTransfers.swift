@@ -28,30 +28,27 @@ struct RemoteTransfers: Sendable {
         self.explainReply = explainReply
     }
 
-    /// The object at `url`, or none for a 404 (or an object over `maxBytes`: of no use either);
+    /// The object at `url`, or nil for a 404 (or an object over `maxBytes`: of no use either);
     /// signed with `signing` when given (credentials fetched for this request).
-    func get(_ url: URL, headers: [String: String], maxBytes: Int, signing: Signing? = nil) async throws(RemoteFailure) -> RemoteRead {
+    func get(_ url: URL, headers: [String: String], maxBytes: Int, signing: Signing? = nil) async throws(RemoteFailure) -> RemoteObject? {
         var options = self.options(signing)
         options.maxBytes = maxBytes
         do {
             let response = try await downloader.load(DownloadRequest(url: url, headers: headers, options: options))
-            let object = RemoteObject(contents: response.body, lastModified: response.lastModified.flatMap(HTTPDate.parse))
-            return RemoteRead(object: object, answerTime: response.answerTime)
+            return RemoteObject(contents: response.body, lastModified: response.lastModified.flatMap(HTTPDate.parse))
         } catch {
             // A cancelled load (the run is stopping) says nothing about the tier.
             switch error.kind {
-            case .http(status: 404): return RemoteRead(object: nil, answerTime: error.answerTime)
-            case .cancelled, .tooLarge: return RemoteRead(object: nil, answerTime: nil)
+            case .http(status: 404), .cancelled, .tooLarge: return nil
             default: throw failure(error)
             }
         }
     }
 
-    /// Puts `body` at `url`, signed with `signing` when given; returns the tier's answer time.
-    func put(_ body: Data, at url: URL, headers: [String: String], signing: Signing? = nil) async throws(RemoteFailure) -> Duration {
+    /// Puts `body` at `url`, signed with `signing` when given.
+    func put(_ body: Data, at url: URL, headers: [String: String], signing: Signing? = nil) async throws(RemoteFailure) {
         do {
-            let response = try await downloader.load(DownloadRequest(url: url, headers: headers, options: options(signing), method: .put(body: body)))
-            return response.answerTime
+            _ = try await downloader.load(DownloadRequest(url: url, headers: headers, options: options(signing), method: .put(body: body)))
         } catch {
             throw failure(error)
         }

@@ -27,14 +27,14 @@ struct S3RemoteCache: RemoteCaching {
             note: { [note = configuration.note] in note("remote cache \(tier): \($0)") })
     }
 
-    func fetch(_ key: CacheKey, maxBytes: Int) async throws(RemoteFailure) -> RemoteRead {
+    func fetch(_ key: CacheKey, maxBytes: Int) async throws(RemoteFailure) -> RemoteObject? {
         let signer = try await credentials.credentials()
         return try await transfers.get(objectURL(for: key), headers: headers(payload: Data(), signer), maxBytes: maxBytes, signing: signing(signer))
     }
 
-    func store(_ contents: Data, for key: CacheKey) async throws(RemoteFailure) -> Duration {
+    func store(_ contents: Data, for key: CacheKey) async throws(RemoteFailure) {
         let signer = try await credentials.credentials()
-        return try await transfers.put(contents, at: objectURL(for: key), headers: headers(payload: contents, signer), signing: signing(signer))
+        try await transfers.put(contents, at: objectURL(for: key), headers: headers(payload: contents, signer), signing: signing(signer))
     }
 
     /// Path style on a custom endpoint (what S3-compatible stores take); virtual-hosted on AWS.

@@ -83,22 +83,17 @@ final class RemoteTierHealthTests: XCTestCase {
         }
     }
 
-    func testAReadThatStoppedBeforeItsAnswerIsNotTimed() {
-        let health = RemoteTierHealth(coolDown: .seconds(5))
-        for _ in 0..<8 { _ = health.readAnswered(after: nil, RemoteTierHealth.ReadPass(), found: false) }
-        XCTAssertTrue((.milliseconds(50)...(.milliseconds(150))).contains(health.retryWait(.reads, throttled: false)),
-                      "no answer timed: the tier's usual time is still unknown")
-        for _ in 0..<4 { _ = health.readAnswered(after: .milliseconds(90), RemoteTierHealth.ReadPass()) }
-        guard case .skip(.timingOrigin) = health.admitRead().0 else {
-            return XCTFail("four timed reads of 90 ms, the first wave included, start the origin's timing")
-        }
-    }
+    func testColdReadsAreNotCounted() {
+        var rule = RemoteSpeedRule(retestAfter: .seconds(5))
+        for _ in 0..<8 { XCTAssertNil(rule.recordTierRead(.milliseconds(300), wasTest: false, cold: true, at: start)) }
+        XCTAssertEqual(rule.decide(at: start), .read, "a first wave that paid for the engine's start does not start the origin's timing")
+        for _ in 0..<3 { XCTAssertNil(rule.recordTierRead(.milliseconds(90), wasTest: false, at: start)) }
+        XCTAssertEqual(rule.recordTierRead(.milliseconds(90), wasTest: false, at: start), .timingOrigin(tier: .milliseconds(90)))
 
-    func testEveryLoadThatMayReachTheTierAtOnceGoesToTheOriginWhileItIsTimed() {
-        var rule = RemoteSpeedRule(retestAfter: .seconds(5), originTimingLoads: 64)
-        for _ in 0..<4 { _ = rule.recordTierRead(.milliseconds(90), wasTest: false, at: start) }
-        for _ in 0..<64 { XCTAssertEqual(rule.decide(at: start), .timeOrigin, "a second wave of 32 loads would wait on the tier") }
-        XCTAssertEqual(rule.decide(at: start), .read)
+        var fill = RemoteSpeedRule(retestAfter: .seconds(5))
+        for _ in 0..<4 { XCTAssertNil(fill.recordOriginFetch(.milliseconds(7), at: start)) }
+        for _ in 0..<8 { XCTAssertNil(fill.recordTierRead(.milliseconds(300), wasTest: false, cold: true, found: false, at: start)) }
+        XCTAssertEqual(fill.decide(at: start), .read, "nor does it make the tier slow")
     }
 
     func testAFewReadsThatWaitedForACoreDoNotMakeTheTierSlow() {
@@ -138,7 +133,7 @@ final class RemoteTierHealthTests: XCTestCase {
         var rule = RemoteSpeedRule(retestAfter: .seconds(5))
         for _ in 0..<4 { _ = rule.recordTierRead(.milliseconds(60), wasTest: false, at: start) }
         // The origin's fetches never come back (they fail): the timing gives up after a few loads.
-        for _ in 0..<rule.originTimingLoads { XCTAssertEqual(rule.decide(at: start), .timeOrigin) }
+        for _ in 0..<RemoteSpeedRule.originTimingLoads { XCTAssertEqual(rule.decide(at: start), .timeOrigin) }
         XCTAssertEqual(rule.decide(at: start), .read)
         for _ in 0..<8 { XCTAssertNil(rule.recordTierRead(.milliseconds(60), wasTest: false, at: start)) }
         XCTAssertEqual(rule.decide(at: start), .read, "asked once a run")
