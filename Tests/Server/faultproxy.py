@@ -81,6 +81,11 @@ class Handler(http.server.BaseHTTPRequestHandler):
     def handle_any(self):
         length = int(self.headers.get("Content-Length") or 0)
         body = self.rfile.read(length) if length else None
+        if length and len(body) < length:
+            # The client left mid-body (an upload cancelled at the end of a run): passing on what
+            # came, with its length recomputed, would store a truncated object on the tier.
+            self.close_connection = True
+            return
         if self.command == "GET" and self.path == "/_proxy/stats":
             self.reply(200, json.dumps(self.proxy.stats()).encode(), [("Content-Type", "application/json")])
             return
