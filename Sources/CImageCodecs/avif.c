@@ -27,16 +27,29 @@ static int avif_failure(avifDecoder *decoder, avifResult result, char *message, 
     return avif_message(result, message, message_size);
 }
 
-int imgfetch_avif_decode(const uint8_t *data, size_t size, uint8_t *rgba, uint32_t width, uint32_t height,
-                         int every_frame, char *message, size_t message_size) {
-    avifDecoder *decoder = avif_api.decoder_create();
-    if (decoder == NULL) {
+// A decoder over `data` with its container parsed, in *decoder; else the failure, nothing left open.
+static int avif_open_parsed(const uint8_t *data, size_t size, avifDecoder **decoder, char *message, size_t message_size) {
+    *decoder = avif_api.decoder_create();
+    if (*decoder == NULL) {
         imgfetch_copy_message(message, message_size, NULL, "libavif could not create a decoder");
         return IMGFETCH_CODEC_FAILED;
     }
-    avifResult result = avif_api.set_io_memory(decoder, data, size);
-    if (result == AVIF_RESULT_OK) result = avif_api.parse(decoder);
-    if (result == AVIF_RESULT_OK) result = avif_api.next_image(decoder);
+    avifResult result = avif_api.set_io_memory(*decoder, data, size);
+    if (result == AVIF_RESULT_OK) result = avif_api.parse(*decoder);
+    if (result != AVIF_RESULT_OK) {
+        int status = avif_failure(*decoder, result, message, message_size);
+        *decoder = NULL;
+        return status;
+    }
+    return IMGFETCH_CODEC_DECODED;
+}
+
+int imgfetch_avif_decode(const uint8_t *data, size_t size, uint8_t *rgba, uint32_t width, uint32_t height,
+                         int every_frame, char *message, size_t message_size) {
+    avifDecoder *decoder;
+    int status = avif_open_parsed(data, size, &decoder, message, message_size);
+    if (status != IMGFETCH_CODEC_DECODED) return status;
+    avifResult result = avif_api.next_image(decoder);
     if (result != AVIF_RESULT_OK) return avif_failure(decoder, result, message, message_size);
     if (decoder->image->width != width || decoder->image->height != height) {
         imgfetch_copy_message(message, message_size, NULL, "the image decodes to a size other than its header's");
@@ -71,14 +84,9 @@ int imgfetch_avif_sequence_open(const uint8_t *data, size_t size, uint32_t width
                                 struct imgfetch_avif_sequence **sequence, uint32_t *frame_count,
                                 char *message, size_t message_size) {
     *sequence = NULL;
-    avifDecoder *decoder = avif_api.decoder_create();
-    if (decoder == NULL) {
-        imgfetch_copy_message(message, message_size, NULL, "libavif could not create a decoder");
-        return IMGFETCH_CODEC_FAILED;
-    }
-    avifResult result = avif_api.set_io_memory(decoder, data, size);
-    if (result == AVIF_RESULT_OK) result = avif_api.parse(decoder);
-    if (result != AVIF_RESULT_OK) return avif_failure(decoder, result, message, message_size);
+    avifDecoder *decoder;
+    int status = avif_open_parsed(data, size, &decoder, message, message_size);
+    if (status != IMGFETCH_CODEC_DECODED) return status;
     struct imgfetch_avif_sequence *opened = malloc(sizeof *opened);
     if (opened == NULL) {
         imgfetch_copy_message(message, message_size, NULL, "there is no memory for an AVIF decoder");
