@@ -56,13 +56,7 @@ struct InfoCommand: AsyncParsableCommand {
             }
             out.writeLine(json ? jsonLine(file) : textLine(file))
         }
-        // Uploads to the remote tier finish before the process exits.
-        if let loader, loader.hasUsedRemoteCache { _ = await loader.finishRemoteCache() }
-        loader?.closeDiskCache()
-        out.flush()
-        if out.isClosed { throw ExitStatus.outputClosed.exitCode }
-        let status = ExitStatus.combining(failures, total: files.count)
-        if status != .success { throw status.exitCode }
+        try await out.endList(loader: loader, failures: failures, total: files.count)
     }
 
     func textLine(_ file: ImageFile) -> String {

@@ -61,12 +61,7 @@ struct ShowCommand: AsyncParsableCommand {
                 failures.append(failure.status)
             }
         }
-        if let loader, loader.hasUsedRemoteCache { _ = await loader.finishRemoteCache() }
-        loader?.closeDiskCache()
-        out.flush()
-        if out.isClosed { throw ExitStatus.outputClosed.exitCode }
-        let status = ExitStatus.combining(failures, total: files.count)
-        if status != .success { throw status.exitCode }
+        try await out.endList(loader: loader, failures: failures, total: files.count)
     }
 
     /// The pixels an image may fill: half blocks show one pixel per column and two per row; the
