@@ -12,7 +12,8 @@ import Synchronization
 /// Uploads wait in a backlog that `uploaders` tasks drain, held to `uploadBudget` bytes (see
 /// `RemoteUploadBacklog`). A load waits for room only while uploads keep up (writes neither
 /// paused nor refused, PUTs not far slower than origin fetches, reads not skipping the tier as
-/// slow); otherwise an upload that finds the backlog full is
+/// slow unless the run is filling it with PUTs that keep pace: `RemoteTierHealth.uploadsMayHoldLoads`);
+/// otherwise an upload that finds the backlog full is
 /// dropped and counted, so uploads never hold up the results of a struggling tier. `finish()`
 /// waits for the backlog to drain, or, with such a tier, cancels the uploads under way. The tier's downloader admits every fetch and upload at once
 /// (see `init`): none of them ever waits behind another for a slot, so the loads in flight when
@@ -133,6 +134,11 @@ final class RemoteCacheTier: Sendable {
         }
     }
 
+    /// `RemoteTierHealth.uploadsMayHoldLoads`, the run filling the tier when its reads mostly missed.
+    private var uploadsMayHoldLoads: Bool {
+        health.uploadsMayHoldLoads(filling: state.withLock { $0.report.misses > $0.report.hits })
+    }
+
     /// Queues `image` to be stored as `key`'s object (read-write mode only); returns at once
     /// unless the backlog is full while uploads keep up, then when an uploader makes room. A
     /// failure is counted, never reported to the load.
@@ -146,7 +152,7 @@ final class RemoteCacheTier: Sendable {
                     while let (image, key) = await backlog.take() {
                         // Once the loads are done, a tier too slow to write to (or failing) would
                         // hold the process for minutes: what has not started is dropped, counted.
-                        if backlog.isClosed, !self.health.uploadsMayHoldLoads {
+                        if backlog.isClosed, !self.uploadsMayHoldLoads {
                             self.state.withLock { $0.report.uploadFailures += 1 }
                             continue
                         }
@@ -158,7 +164,7 @@ final class RemoteCacheTier: Sendable {
             queue = made
             return made
         }
-        if health.uploadsMayHoldLoads {
+        if uploadsMayHoldLoads {
             await queue.backlog.put((image, key))
         } else if !queue.backlog.offer((image, key)) {
             state.withLock { $0.report.uploadFailures += 1 }
@@ -209,7 +215,7 @@ final class RemoteCacheTier: Sendable {
             // With a tier the loads may not wait for (reads skip it as slow, writes paused or
             // refused), the uploads under way would hold the run's end for a tier's slow
             // replies: they are cancelled and counted as not uploaded.
-            if !health.uploadsMayHoldLoads { for drain in queue.drains { drain.cancel() } }
+            if !uploadsMayHoldLoads { for drain in queue.drains { drain.cancel() } }
             for drain in queue.drains { await drain.value }
         }
         let counts = health.counts

@@ -26,6 +26,7 @@ struct RemoteSpeedRule: Sendable {
     static let margin = Duration.milliseconds(50)
     static let writeFloor = Duration.milliseconds(250)
     static let suspicion = Duration.milliseconds(50)
+    static let paceRatio = 2
 
     let retestAfter: Duration
     private var tier = LatencyWindow()
@@ -122,6 +123,12 @@ struct RemoteSpeedRule: Sendable {
     /// An upload (sealed object and all) took `time`.
     mutating func recordTierWrite(_ time: Duration) {
         writes.add(time)
+    }
+
+    /// Whether recent uploads took at most `paceRatio` times the origin's fetches (medians).
+    var writesKeepPace: Bool {
+        guard writes.count >= Self.minimumSamples, let writeMedian = writes.median, let originMedian = origin.median else { return false }
+        return writeMedian <= originMedian * Self.paceRatio
     }
 
     /// Whether recent uploads took far longer than the origin's fetches.

@@ -25,6 +25,23 @@ final class RemoteTierHealthTests: XCTestCase {
         XCTAssertEqual(health.retryWait(.reads, throttled: false), .milliseconds(5), "never under 5 ms")
     }
 
+    func testAFillWhosePutsKeepPaceGoesOnHoldingLoadsForUploadsWhenReadsAreSlow() {
+        let fill = RemoteTierHealth(coolDown: .seconds(5))
+        for _ in 0..<4 { _ = fill.originFetched(after: .milliseconds(25)) }
+        for _ in 0..<4 { _ = fill.readAnswered(after: .milliseconds(130), RemoteTierHealth.ReadPass(), found: false) }
+        guard case .skip(.slow) = fill.admitRead().0 else { return XCTFail("404s of 130 ms against 25 ms: reads skip the tier") }
+        XCTAssertFalse(fill.uploadsMayHoldLoads(filling: true), "no PUT timed yet")
+        for _ in 0..<4 { _ = fill.writeSucceeded(after: .milliseconds(20)) }
+        XCTAssertTrue(fill.uploadsMayHoldLoads(filling: true), "a tier being filled with PUTs as quick as the origin: its uploads go on")
+        XCTAssertFalse(fill.uploadsMayHoldLoads(filling: false), "a tier that holds the objects: re-uploads are dropped")
+
+        let slow = RemoteTierHealth(coolDown: .seconds(5))
+        for _ in 0..<4 { _ = slow.originFetched(after: .milliseconds(17)) }
+        for _ in 0..<4 { _ = slow.readAnswered(after: .milliseconds(110), RemoteTierHealth.ReadPass(), found: false) }
+        for _ in 0..<4 { _ = slow.writeSucceeded(after: .milliseconds(114)) }
+        XCTAssertFalse(slow.uploadsMayHoldLoads(filling: true), "PUTs of 114 ms against 17 ms would hold the run to their pace")
+    }
+
     func testTheBreakerOpensAfterFiveConsecutiveFailuresAndASuccessResetsTheCount() {
         var breaker = RemoteBreaker(coolDown: .seconds(5))
         for _ in 0..<4 { XCTAssertNil(breaker.recordFailure(at: start)) }
