@@ -12,12 +12,12 @@ import Synchronization
 /// Uploads wait in a backlog that `uploaders` tasks drain, held to `uploadBudget` bytes (see
 /// `RemoteUploadBacklog`). A load waits for room only while uploads keep up (writes neither
 /// paused nor refused, PUTs not far slower than origin fetches, reads not skipping the tier as
-/// slow unless the run is filling it with PUTs that keep pace: `RemoteTierHealth.uploadsMayHoldLoads`);
-/// otherwise an upload that finds the backlog full is
-/// dropped and counted, so uploads never hold up the results of a struggling tier. `finish()`
-/// waits for the backlog to drain, or, with such a tier, cancels the uploads under way. The tier's downloader admits every fetch and upload at once
-/// (see `init`): none of them ever waits behind another for a slot, so the loads in flight when
-/// the tier stalls all pay the same one timeout, together.
+/// slow unless the run is filling it with PUTs that keep pace: `uploadsMayHoldLoads`);
+/// otherwise an upload that finds the backlog full is dropped and counted, so uploads never
+/// hold up the results of a struggling tier. `finish()` waits for the backlog to drain, or, with
+/// such a tier, cancels the uploads under way. The tier's downloader admits every fetch and
+/// upload at once (see `init`): none of them ever waits behind another for a slot, so the loads
+/// in flight when the tier stalls all pay the same one timeout, together.
 ///
 /// Thread safety: every method may be called from any task at once.
 final class RemoteCacheTier: Sendable {
