@@ -83,6 +83,20 @@ final class GetCommandTests: EndToEndTestCase {
         XCTAssertEqual(try cachedEntries().count, 1)
     }
 
+    func testOutputToAPipeOrDeviceIsWrittenInPlaceNotReplaced() throws {
+        // A pipe stands for /dev/null and the like: a rename over /dev/null as root once replaced
+        // the device with a regular file for every process on the machine.
+        let pipe = try FIFOReader(path: directory.path("out.fifo").path)
+        let image = try fixture("alpha.png")
+        XCTAssertLessThan(image.count, 65536, "the pipe holds the whole image while the test waits to read it")
+
+        let result = try imgfetch(["get", "-o", pipe.path, url("/alpha.png")])
+
+        XCTAssertEqual(result.status, 0, result.stderr)
+        XCTAssertTrue(pipe.isStillAPipe, "the pipe was replaced by a file")
+        XCTAssertEqual(pipe.drain(), image)
+    }
+
     func testOutputDashWritesTheImageBytesToStdout() throws {
         let result = try imgfetch(["get", "-o", "-", url("/lossy.webp")])
 

@@ -25,6 +25,18 @@ final class PrefetchCommandTests: EndToEndTestCase {
         XCTAssertEqual(try requests("/gray.png"), 1)
     }
 
+    func testSummaryJSONToAPipeIsWrittenInPlaceNotReplaced() throws {
+        let pipe = try FIFOReader(path: directory.path("summary.fifo").path)
+        let list = try writeList([url("/gray.png")])
+
+        let result = try imgfetch(["prefetch", "-q", "--summary-json", pipe.path, list])
+
+        XCTAssertEqual(result.status, 0, result.stderr)
+        XCTAssertTrue(pipe.isStillAPipe, "the pipe was replaced by a file")
+        let summary = try XCTUnwrap(try JSONSerialization.jsonObject(with: pipe.drain()) as? [String: Any])
+        XCTAssertEqual(summary["loaded"] as? [String: Int], ["network": 1, "remote": 0, "disk": 0, "memory": 0])
+    }
+
     func testAllLoadedExitsZeroAndSecondRunFindsEverythingCached() throws {
         let list = try writeList((1...20).map { url("/baseline.jpg", ["n": "\($0)"]) })
 

@@ -28,26 +28,10 @@ extension Downloader {
         let lines = await cookies()
         let text = "# Netscape HTTP Cookie File\n# Written by imgfetch; curl -b and wget --load-cookies read it.\n\n"
             + lines.map { $0 + "\n" }.joined()
-        let temporary = path + ".\(getpid()).tmp"
-        let descriptor = open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC | O_NOFOLLOW, 0o600)
-        guard descriptor >= 0 else { throw CookieFileError(path: path, cause: errnoDescription()) }
-        let bytes = Array(text.utf8)
-        var offset = 0
-        while offset < bytes.count {
-            let written = bytes[offset...].withUnsafeBytes { write(descriptor, $0.baseAddress, $0.count) }
-            guard written > 0 else {
-                let cause = errnoDescription()
-                close(descriptor)
-                unlink(temporary)
-                throw CookieFileError(path: path, cause: cause)
-            }
-            offset += written
-        }
-        close(descriptor)
-        guard rename(temporary, path) == 0 else {
-            let cause = errnoDescription()
-            unlink(temporary)
-            throw CookieFileError(path: path, cause: cause)
+        do throws(NamedFile.Failure) {
+            try NamedFile.write(Data(text.utf8), to: path, permissions: 0o600)
+        } catch {
+            throw CookieFileError(path: path, cause: error.description)
         }
     }
 }

@@ -135,7 +135,7 @@ extension GetRequest {
             }
         case let path?:
             do {
-                try image.contents().write(to: URL(fileURLWithPath: path), options: .atomic)
+                try NamedFile.write(image.contents(), to: path)
                 return nil
             } catch {
                 return ("imgfetch: \(URL.redacting(url)): Cannot write \(path): \(SystemErrorText.describe(error)).", .fileError)

@@ -74,24 +74,9 @@ struct SummaryJSON {
         return json.text
     }
 
-    /// Writes the object and a newline to `path` through a temporary file and a rename, so a
-    /// collector never reads half of it.
+    /// Writes the object and a newline to `path` (`NamedFile`: a regular file through a
+    /// temporary one and a rename, so a collector never reads half of it).
     func write(to path: String) throws {
-        let temporary = path + ".tmp-\(getpid())"
-        do {
-            try Data((text + "\n").utf8).write(to: URL(fileURLWithPath: temporary))
-        } catch {
-            try? FileManager.default.removeItem(atPath: temporary)
-            throw error
-        }
-        guard rename(temporary, path) == 0 else {
-            let cause = String(cString: strerror(errno))
-            try? FileManager.default.removeItem(atPath: temporary)
-            throw WriteError(description: cause)
-        }
-    }
-
-    struct WriteError: Error, CustomStringConvertible {
-        let description: String
+        try NamedFile.write(Data((text + "\n").utf8), to: path)
     }
 }
