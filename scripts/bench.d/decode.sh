@@ -73,8 +73,9 @@ PY
 rows=()
 measure() {  # measure FORMAT FILE TOOL-NAME TOOL-COMMAND
   local format="$1" file="$2" tool="$3" command="$4" times row failure
-  # A failed run is measured once more from the start (avifdec exited 1 once in a full bench, and
-  # never in 25 runs after); a second failure skips the row, naming the command.
+  # A failed run is measured once more from the start; a second failure skips the row, naming the
+  # command (the row once read only "a command failed": avifdec had exited 1 because /dev/null
+  # was a regular file, which it cannot name an output format for).
   if ! times="$(timing "$IMGFETCH_BIN info --decode $file" "$command" 2>"$out/timing.err")"; then
     failure="$(tail -n 1 "$out/timing.err")"
     echo "bench decode: $format: ${failure:-a command failed}; measured again" >&2
