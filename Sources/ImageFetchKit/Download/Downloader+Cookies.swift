@@ -21,8 +21,9 @@ extension Downloader {
         }
     }
 
-    /// Writes `cookies()` to the cookie file, replacing it whole (a temporary file renamed into
-    /// place), readable by its owner only (0600): a cookie is a credential.
+    /// Writes `cookies()` to the cookie file, replacing it whole (`NamedFile`: a temporary file
+    /// renamed into place, or in place when it names a device such as /dev/null), readable by its
+    /// owner only (0600): a cookie is a credential.
     public func saveCookies() async throws(CookieFileError) {
         guard let path = configuration.cookieFile else { return }
         let lines = await cookies()
