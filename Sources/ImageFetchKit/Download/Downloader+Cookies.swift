@@ -21,18 +21,19 @@ extension Downloader {
         }
     }
 
-    /// Writes `cookies()` to the cookie file, replacing it whole (`NamedFile`: a temporary file
-    /// renamed into place, or in place when it names a device such as /dev/null), readable by its
-    /// owner only (0600): a cookie is a credential.
+    /// Writes `cookies()` to the cookie file, replacing it whole (`WholeFile.write(_:to:)`: a
+    /// temporary file renamed into place, or in place when it names a device such as /dev/null),
+    /// readable by its owner only (0600): a cookie is a credential.
     public func saveCookies() async throws(CookieFileError) {
         guard let path = configuration.cookieFile else { return }
         let lines = await cookies()
         let text = "# Netscape HTTP Cookie File\n# Written by imgfetch; curl -b and wget --load-cookies read it.\n\n"
             + lines.map { $0 + "\n" }.joined()
-        do throws(NamedFile.Failure) {
-            try NamedFile.write(Data(text.utf8), to: path, permissions: 0o600)
+        do throws(OutputError) {
+            try WholeFile.write(Data(text.utf8), to: path, permissions: 0o600)
         } catch {
-            throw CookieFileError(path: path, cause: error.description)
+            guard case .cannotWrite(_, let reason) = error else { throw CookieFileError(path: path, cause: error.description) }
+            throw CookieFileError(path: path, cause: reason)
         }
     }
 }

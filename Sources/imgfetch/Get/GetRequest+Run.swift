@@ -135,8 +135,10 @@ extension GetRequest {
             }
         case let path?:
             do {
-                try NamedFile.write(image.contents(), to: path)
+                try WholeFile.write(image.contents(), to: path)
                 return nil
+            } catch let error as OutputError {
+                return ("imgfetch: \(URL.redacting(url)): \(error)", .fileError)
             } catch {
                 return ("imgfetch: \(URL.redacting(url)): Cannot write \(path): \(SystemErrorText.describe(error)).", .fileError)
             }

@@ -74,9 +74,19 @@ struct SummaryJSON {
         return json.text
     }
 
-    /// Writes the object and a newline to `path` (`NamedFile`: a regular file through a
-    /// temporary one and a rename, so a collector never reads half of it).
-    func write(to path: String) throws {
-        try NamedFile.write(Data((text + "\n").utf8), to: path)
+    /// Writes the object and a newline to `path` (`WholeFile.write(_:to:)`: a regular file
+    /// through a temporary one and a rename, so a collector never reads half of it); throws the
+    /// reason it could not.
+    func write(to path: String) throws(WriteError) {
+        do throws(OutputError) {
+            try WholeFile.write(Data((text + "\n").utf8), to: path)
+        } catch {
+            guard case .cannotWrite(_, let reason) = error else { throw WriteError(description: error.description) }
+            throw WriteError(description: reason)
+        }
+    }
+
+    struct WriteError: Error, CustomStringConvertible {
+        let description: String
     }
 }
