@@ -15,6 +15,14 @@
 /// whether to spend a few origin requests on a comparison: a loopback tier answered in 5-10 ms
 /// a read, 16 at once; a machine loaded several times over its two cores pushed it past 50 ms.
 ///
+/// Medians that say slow are checked before reads skip the tier: loads go to the origin while
+/// one more read times the tier, and only a read that is slow too against the origin's median
+/// makes the verdict. Why: the tier's window can be older than the origin's. Four workers
+/// started at once against a healthy loopback tier timed their first reads in the start-up
+/// crowd (51-99 ms) and the origin after it (24 ms): in 4 of 6 rounds one or two of them
+/// skipped the tier for the 5 s until a retest, 88-169 origin fetches each of images the tier
+/// held. The check costs a tier that is slow one read's time, spent while loads go to the origin.
+///
 /// Uploads are timed too: a tier whose PUTs are that slow, and over `writeFloor` each, is one
 /// the loads must not wait for (see `RemoteCacheTier.upload`). Uploads keep a floor: they run
 /// behind the loads, and a busy nginx took tens of milliseconds for a PUT it kept up with.
@@ -37,8 +45,10 @@ struct RemoteSpeedRule: Sendable {
     private var origin = LatencyWindow()
     private var writes = LatencyWindow()
     /// Set while reads skip the tier: when the next test may go.
-    private(set) var skippingUntil: ContinuousClock.Instant?
+    private var skippingUntil: ContinuousClock.Instant?
     private var testInFlight = false
+    /// The medians said slow: loads go to the origin while one more read checks the verdict.
+    private var checking = false
     /// The origin is being timed: loads skip the tier until its fetches fill the window (sending
     /// only `minimumSamples` would leave the others waiting on a slow tier meanwhile), at most
     /// this many more, in case its fetches fail.
@@ -62,6 +72,8 @@ struct RemoteSpeedRule: Sendable {
     }
 
     enum Change: Sendable, Equatable {
+        /// The medians said slow; one more read checks it.
+        case checking(tier: Duration, origin: Duration)
         case becameSlow(tier: Duration, origin: Duration)
         case fastAgain(tier: Duration, origin: Duration)
         case stillSlow(tier: Duration, origin: Duration)
@@ -77,6 +89,13 @@ struct RemoteSpeedRule: Sendable {
             guard !testInFlight, now >= until else { return .skipAsSlow }
             testInFlight = true
             return .test
+        }
+        if checking {
+            guard testInFlight else {
+                testInFlight = true
+                return .test
+            }
+            return .timeOrigin
         }
         guard timingOrigin, originTimingsLeft > 0 else { return .read }
         originTimingsLeft -= 1
@@ -96,9 +115,11 @@ struct RemoteSpeedRule: Sendable {
         }
         testInFlight = false
         let originMean = origin.median ?? .zero
+        let wasCheck = checking
+        checking = false
         guard !Self.isSlow(time, against: originMean) else {
             skippingUntil = now + retestAfter
-            return .stillSlow(tier: time, origin: originMean)
+            return wasCheck ? .becameSlow(tier: time, origin: originMean) : .stillSlow(tier: time, origin: originMean)
         }
         skippingUntil = nil
         tier = LatencyWindow()
@@ -110,8 +131,17 @@ struct RemoteSpeedRule: Sendable {
     mutating func abandonTest(at now: ContinuousClock.Instant) {
         guard testInFlight else { return }
         testInFlight = false
+        guard !checking else {
+            // Nothing confirmed the medians: reads go on, judged afresh from new ones.
+            checking = false
+            tier = LatencyWindow()
+            return
+        }
         skippingUntil = now + retestAfter
     }
+
+    /// Whether loads skip the tier's reads for its speed: judged slow, or being checked.
+    var readsSkipTier: Bool { skippingUntil != nil || checking }
 
     /// An origin fetch (after a tier miss, or instead of the tier) took `time`.
     mutating func recordOriginFetch(_ time: Duration, at now: ContinuousClock.Instant) -> Change? {
@@ -146,13 +176,13 @@ struct RemoteSpeedRule: Sendable {
     }
 
     private mutating func evaluate(at now: ContinuousClock.Instant) -> Change? {
-        guard skippingUntil == nil else { return nil }
+        guard skippingUntil == nil, !checking else { return nil }
         if origin.count >= Self.minimumSamples { timingOrigin = false }
         // Medians: on a busy machine a few reads that waited for a core would otherwise decide.
         if tier.count >= Self.minimumSamples, let tierMean = tier.median, origin.count >= Self.minimumSamples, let originMean = origin.median {
             guard Self.isSlow(tierMean, against: originMean) else { return nil }
-            skippingUntil = now + retestAfter
-            return .becameSlow(tier: tierMean, origin: originMean)
+            checking = true
+            return .checking(tier: tierMean, origin: originMean)
         }
         guard origin.count < Self.minimumSamples, !sawMiss, tier.count >= Self.minimumSamples, let tierMean = tier.median,
               tierMean >= Self.suspicion, !timedOrigin else { return nil }

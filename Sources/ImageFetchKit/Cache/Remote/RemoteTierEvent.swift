@@ -22,6 +22,8 @@ enum RemoteTierEvent: Sendable, Equatable, CustomStringConvertible {
         case .readOnly(let reason): "writes stop for this run (reads go on): \(reason)"
         case .retrying(let direction, let reason): "\(direction == .reads ? "a read" : "an upload") is tried once more: \(reason)"
         case .testingSpeed: "one read tests whether the tier is still slower than the origin"
+        case .speed(.checking(let tier, let origin)):
+            "reads look slow, \(Self.milliseconds(tier)) against \(Self.milliseconds(origin)) from the origin; loads go to the origin while one more read checks"
         case .speed(.becameSlow(let tier, let origin)):
             "reads skip the tier: \(Self.milliseconds(tier)) per read against \(Self.milliseconds(origin)) from the origin"
         case .speed(.stillSlow(let tier, let origin)):

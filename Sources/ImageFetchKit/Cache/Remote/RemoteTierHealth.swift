@@ -190,7 +190,7 @@ final class RemoteTierHealth: Sendable {
     func uploadsMayHoldLoads(filling: Bool) -> Bool {
         state.withLock { state in
             state.writes.isClosed && !state.speed.writesAreSlow && state.readOnlyReason == nil
-                && (state.speed.skippingUntil == nil || (filling && state.speed.writesKeepPace))
+                && (!state.speed.readsSkipTier || (filling && state.speed.writesKeepPace))
         }
     }
 

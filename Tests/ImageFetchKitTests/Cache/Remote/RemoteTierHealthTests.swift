@@ -29,6 +29,8 @@ final class RemoteTierHealthTests: XCTestCase {
         let fill = RemoteTierHealth(coolDown: .seconds(5))
         for _ in 0..<4 { _ = fill.originFetched(after: .milliseconds(25)) }
         for _ in 0..<4 { _ = fill.readAnswered(after: .milliseconds(130), RemoteTierHealth.ReadPass(), found: false) }
+        guard case .read(let check) = fill.admitRead().0, check.testsSpeed else { return XCTFail("one read checks the medians") }
+        _ = fill.readAnswered(after: .milliseconds(125), check, found: false)
         guard case .skip(.slow) = fill.admitRead().0 else { return XCTFail("404s of 130 ms against 25 ms: reads skip the tier") }
         XCTAssertFalse(fill.uploadsMayHoldLoads(filling: true), "no PUT timed yet")
         for _ in 0..<4 { _ = fill.writeSucceeded(after: .milliseconds(20)) }
@@ -38,6 +40,7 @@ final class RemoteTierHealthTests: XCTestCase {
         let slow = RemoteTierHealth(coolDown: .seconds(5))
         for _ in 0..<4 { _ = slow.originFetched(after: .milliseconds(17)) }
         for _ in 0..<4 { _ = slow.readAnswered(after: .milliseconds(110), RemoteTierHealth.ReadPass(), found: false) }
+        XCTAssertFalse(slow.uploadsMayHoldLoads(filling: false), "while one read checks the medians, loads do not wait for uploads")
         for _ in 0..<4 { _ = slow.writeSucceeded(after: .milliseconds(114)) }
         XCTAssertFalse(slow.uploadsMayHoldLoads(filling: true), "PUTs of 114 ms against 17 ms would hold the run to their pace")
     }
@@ -75,7 +78,11 @@ final class RemoteTierHealthTests: XCTestCase {
         for _ in 0..<4 { XCTAssertNil(rule.recordOriginFetch(.milliseconds(10), at: start)) }
         for _ in 0..<3 { XCTAssertNil(rule.recordTierRead(.milliseconds(900), wasTest: false, at: start)) }
         XCTAssertEqual(rule.recordTierRead(.milliseconds(900), wasTest: false, at: start),
-                       .becameSlow(tier: .milliseconds(900), origin: .milliseconds(10)))
+                       .checking(tier: .milliseconds(900), origin: .milliseconds(10)))
+        XCTAssertEqual(rule.decide(at: start), .test, "one read checks the medians")
+        XCTAssertEqual(rule.decide(at: start), .timeOrigin, "the other loads go to the origin meanwhile")
+        XCTAssertEqual(rule.recordTierRead(.milliseconds(850), wasTest: true, at: start),
+                       .becameSlow(tier: .milliseconds(850), origin: .milliseconds(10)))
         XCTAssertEqual(rule.decide(at: start + .seconds(1)), .skipAsSlow)
         XCTAssertEqual(rule.decide(at: start + .seconds(5)), .test)
         XCTAssertEqual(rule.decide(at: start + .seconds(5)), .skipAsSlow, "one test at a time")
@@ -130,6 +137,9 @@ final class RemoteTierHealthTests: XCTestCase {
             for _ in 0..<4 { XCTAssertNil(rule.recordOriginFetch(.milliseconds(origin), at: start)) }
             for _ in 0..<3 { XCTAssertNil(rule.recordTierRead(.milliseconds(tier), wasTest: false, at: start)) }
             XCTAssertEqual(rule.recordTierRead(.milliseconds(tier), wasTest: false, at: start),
+                           .checking(tier: .milliseconds(tier), origin: .milliseconds(origin)), "\(tier) against \(origin)")
+            XCTAssertEqual(rule.decide(at: start), .test)
+            XCTAssertEqual(rule.recordTierRead(.milliseconds(tier), wasTest: true, at: start),
                            .becameSlow(tier: .milliseconds(tier), origin: .milliseconds(origin)), "\(tier) against \(origin)")
             XCTAssertEqual(rule.decide(at: start), .skipAsSlow)
         }
@@ -142,8 +152,39 @@ final class RemoteTierHealthTests: XCTestCase {
         // Every load that comes while the origin is timed goes there, not only the first four.
         for _ in 0..<6 { XCTAssertEqual(rule.decide(at: start), .timeOrigin) }
         for _ in 0..<3 { XCTAssertNil(rule.recordOriginFetch(.milliseconds(9), at: start)) }
-        XCTAssertEqual(rule.recordOriginFetch(.milliseconds(9), at: start), .becameSlow(tier: .milliseconds(90), origin: .milliseconds(9)))
+        XCTAssertEqual(rule.recordOriginFetch(.milliseconds(9), at: start), .checking(tier: .milliseconds(90), origin: .milliseconds(9)))
+        XCTAssertEqual(rule.decide(at: start), .test)
+        XCTAssertEqual(rule.recordTierRead(.milliseconds(95), wasTest: true, at: start), .becameSlow(tier: .milliseconds(95), origin: .milliseconds(9)))
         XCTAssertEqual(rule.decide(at: start), .skipAsSlow)
+    }
+
+    func testMediansThatSaySlowAreCheckedByOneMoreReadAgainstTheOrigin() {
+        // Four workers started at once: their first reads timed in the start-up crowd, the
+        // origin after it.
+        var herd = RemoteSpeedRule(retestAfter: .seconds(5))
+        for _ in 0..<4 { _ = herd.recordTierRead(.milliseconds(99), wasTest: false, at: start) }
+        for _ in 0..<4 { _ = herd.recordOriginFetch(.milliseconds(24), at: start) }
+        XCTAssertEqual(herd.decide(at: start), .test)
+        for _ in 0..<3 {
+            XCTAssertEqual(herd.decide(at: start), .timeOrigin, "one check at a time; the others go to the origin")
+            XCTAssertTrue(herd.readsSkipTier)
+        }
+        XCTAssertNil(herd.recordTierRead(.milliseconds(90), wasTest: false, at: start), "a read begun before the check does not decide")
+        XCTAssertEqual(herd.recordTierRead(.milliseconds(30), wasTest: true, at: start),
+                       .fastAgain(tier: .milliseconds(30), origin: .milliseconds(24)))
+        XCTAssertEqual(herd.decide(at: start), .read)
+        XCTAssertFalse(herd.readsSkipTier)
+        for _ in 0..<2 { XCTAssertNil(herd.recordTierRead(.milliseconds(99), wasTest: false, at: start)) }
+        XCTAssertEqual(herd.decide(at: start), .read, "the stale medians went with the check")
+
+        // A check that fails decides nothing: reads go on, judged by new medians.
+        var failed = RemoteSpeedRule(retestAfter: .seconds(5))
+        for _ in 0..<4 { _ = failed.recordOriginFetch(.milliseconds(10), at: start) }
+        for _ in 0..<4 { _ = failed.recordTierRead(.milliseconds(200), wasTest: false, at: start) }
+        XCTAssertEqual(failed.decide(at: start), .test)
+        failed.abandonTest(at: start)
+        XCTAssertEqual(failed.decide(at: start), .read)
+        XCTAssertFalse(failed.readsSkipTier)
     }
 
     func testTimingTheOriginEndsWhenItIsTimedOrAfterAFewLoadsAndHappensOnceARun() {
