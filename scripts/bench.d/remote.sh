@@ -96,6 +96,17 @@ verdict="$(bench_verdict "$ratio" le 1.2)"
 bench_row "$scenario" "fresh worker from the tier ($tier_origin origin requests) vs from the origin, median of $rounds" \
   "$(bench_seconds "$from_tier")" "$(bench_seconds "$from_origin")" "${ratio}×" "≤ 1.20×, 0 origin requests" "$verdict"
 
+# The fleet's second pass: 4 fresh sharded workers at once against the filled tier. Every object
+# is there, so each origin request is a load that skipped the tier (the start-up crowd makes the
+# first reads slow: the speed rule times the origin, 16 loads a worker, and checks a slow verdict
+# with one more read before it skips the tier). Printed, with no target.
+mark="$(nginx_log_mark)"
+run_shards >>"$BENCH_LOG" 2>&1 || true
+herd_origin="$(origin_requests_since "$mark")"
+log "4 fresh sharded workers from the filled tier: $herd_origin origin requests"
+bench_row "$scenario" "4 fresh sharded workers at once from the filled tier: origin requests" \
+  "$herd_origin" "$count URLs" "" "—" "info"
+
 # --- the tier behind the fault-injecting proxy ---
 # proxy_start ARGS...: the proxy in front of nginx, on a port of its own; sets PROXY_TIER. Its
 # standard input is a FIFO this script holds open: the proxy exits when proxy_stop closes it.

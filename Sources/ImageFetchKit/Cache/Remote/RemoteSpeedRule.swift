@@ -47,8 +47,10 @@ struct RemoteSpeedRule: Sendable {
     /// Set while reads skip the tier: when the next test may go.
     private var skippingUntil: ContinuousClock.Instant?
     private var testInFlight = false
-    /// The medians said slow: loads go to the origin while one more read checks the verdict.
-    private var checking = false
+    /// The medians said slow: loads go to the origin while one more read checks the verdict
+    /// against the origin's median then (the loads sent there meanwhile run 16 at once, the
+    /// check alone: timed against those, a tier 10 times slower passed as not slow).
+    private var checkingAgainst: Duration?
     /// The origin is being timed: loads skip the tier until its fetches fill the window (sending
     /// only `minimumSamples` would leave the others waiting on a slow tier meanwhile), at most
     /// this many more, in case its fetches fail.
@@ -90,7 +92,7 @@ struct RemoteSpeedRule: Sendable {
             testInFlight = true
             return .test
         }
-        if checking {
+        if checkingAgainst != nil {
             guard testInFlight else {
                 testInFlight = true
                 return .test
@@ -114,9 +116,9 @@ struct RemoteSpeedRule: Sendable {
             return evaluate(at: now)
         }
         testInFlight = false
-        let originMean = origin.median ?? .zero
-        let wasCheck = checking
-        checking = false
+        let wasCheck = checkingAgainst != nil
+        let originMean = checkingAgainst ?? origin.median ?? .zero
+        checkingAgainst = nil
         guard !Self.isSlow(time, against: originMean) else {
             skippingUntil = now + retestAfter
             return wasCheck ? .becameSlow(tier: time, origin: originMean) : .stillSlow(tier: time, origin: originMean)
@@ -131,9 +133,9 @@ struct RemoteSpeedRule: Sendable {
     mutating func abandonTest(at now: ContinuousClock.Instant) {
         guard testInFlight else { return }
         testInFlight = false
-        guard !checking else {
+        guard checkingAgainst == nil else {
             // Nothing confirmed the medians: reads go on, judged afresh from new ones.
-            checking = false
+            checkingAgainst = nil
             tier = LatencyWindow()
             return
         }
@@ -141,7 +143,7 @@ struct RemoteSpeedRule: Sendable {
     }
 
     /// Whether loads skip the tier's reads for its speed: judged slow, or being checked.
-    var readsSkipTier: Bool { skippingUntil != nil || checking }
+    var readsSkipTier: Bool { skippingUntil != nil || checkingAgainst != nil }
 
     /// An origin fetch (after a tier miss, or instead of the tier) took `time`.
     mutating func recordOriginFetch(_ time: Duration, at now: ContinuousClock.Instant) -> Change? {
@@ -176,12 +178,12 @@ struct RemoteSpeedRule: Sendable {
     }
 
     private mutating func evaluate(at now: ContinuousClock.Instant) -> Change? {
-        guard skippingUntil == nil, !checking else { return nil }
+        guard skippingUntil == nil, checkingAgainst == nil else { return nil }
         if origin.count >= Self.minimumSamples { timingOrigin = false }
         // Medians: on a busy machine a few reads that waited for a core would otherwise decide.
         if tier.count >= Self.minimumSamples, let tierMean = tier.median, origin.count >= Self.minimumSamples, let originMean = origin.median {
             guard Self.isSlow(tierMean, against: originMean) else { return nil }
-            checking = true
+            checkingAgainst = originMean
             return .checking(tier: tierMean, origin: originMean)
         }
         guard origin.count < Self.minimumSamples, !sawMiss, tier.count >= Self.minimumSamples, let tierMean = tier.median,

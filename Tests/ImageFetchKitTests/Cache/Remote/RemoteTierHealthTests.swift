@@ -170,12 +170,25 @@ final class RemoteTierHealthTests: XCTestCase {
             XCTAssertTrue(herd.readsSkipTier)
         }
         XCTAssertNil(herd.recordTierRead(.milliseconds(90), wasTest: false, at: start), "a read begun before the check does not decide")
+        // The loads sent to the origin meanwhile, all at once, take longer: the check compares
+        // with the origin's median that raised it.
+        for _ in 0..<8 { XCTAssertNil(herd.recordOriginFetch(.milliseconds(60), at: start)) }
         XCTAssertEqual(herd.recordTierRead(.milliseconds(30), wasTest: true, at: start),
                        .fastAgain(tier: .milliseconds(30), origin: .milliseconds(24)))
         XCTAssertEqual(herd.decide(at: start), .read)
         XCTAssertFalse(herd.readsSkipTier)
         for _ in 0..<2 { XCTAssertNil(herd.recordTierRead(.milliseconds(99), wasTest: false, at: start)) }
         XCTAssertEqual(herd.decide(at: start), .read, "the stale medians went with the check")
+
+        // A tier ten times slower: the loads sent to the origin during the check, sixteen at
+        // once, took 40 ms against the 9 ms of its timing; the check read is still slow.
+        var slow = RemoteSpeedRule(retestAfter: .seconds(5))
+        for _ in 0..<4 { _ = slow.recordOriginFetch(.milliseconds(9), at: start) }
+        for _ in 0..<4 { _ = slow.recordTierRead(.milliseconds(100), wasTest: false, at: start) }
+        XCTAssertEqual(slow.decide(at: start), .test)
+        for _ in 0..<12 { XCTAssertNil(slow.recordOriginFetch(.milliseconds(40), at: start)) }
+        XCTAssertEqual(slow.recordTierRead(.milliseconds(110), wasTest: true, at: start),
+                       .becameSlow(tier: .milliseconds(110), origin: .milliseconds(9)))
 
         // A check that fails decides nothing: reads go on, judged by new medians.
         var failed = RemoteSpeedRule(retestAfter: .seconds(5))
