@@ -54,6 +54,27 @@ final class BoxShrinkTests: XCTestCase {
         }
     }
 
+    func testAPNGReducedEightTimesByTheTransformerMatchesLanczosAlone() throws {
+        // Through the whole path a variant takes: libpng's decode, the block average (4×), the
+        // Lanczos step (2×), the PNG encoder, and a decode of what it wrote. Transparency and
+        // detail as in the unit test, so a misplaced block or a colour taken from a transparent
+        // pixel shows; one side's margins differ from the other's, so a transposed block does.
+        let source = ResamplerTests.detailedImage(width: 1600, height: 1000)
+        let png = try PNGEncoder().encode(source)
+        let spec = TransformSpec(width: 200, height: 125)
+        XCTAssertEqual(BoxShrink(resampling: SourceRegion(x: 0, y: 0, width: 1600, height: 1000), toWidth: 200, height: 125, kernel: spec.kernel),
+                       BoxShrink(x: 4, y: 4), "the reduction this test is for")
+        let variant = try XCTUnwrap(try ImageTransformer().transform(png, spec: spec, limits: DecodeLimits()))
+        XCTAssertEqual([variant.width, variant.height, variant.format == .png ? 1 : 0], [200, 125, 1])
+        let decoded = try DecoderRegistry.standard.decode(variant.data)
+        let written = RGBAImage(width: decoded.width, height: decoded.height, pixels: decoded.pixels)
+        let direct = Resampler.resize(source, width: 200, height: 125)
+        XCTAssertGreaterThanOrEqual(peakSignalToNoise(written, direct), 30)
+        // The transparent hole (the middle quarter) stays transparent, its edges do not spread.
+        XCTAssertEqual(written.channels(x: 100, y: 62)[3], 0)
+        XCTAssertGreaterThan(written.channels(x: 20, y: 62)[3], 64)
+    }
+
     func testTransparencyIsFoundWhereverItIs() {
         for (width, height) in [(1, 1), (3, 1), (17, 9), (300, 7)] {
             let opaque = image(width: width, height: height) { _, _ in [1, 2, 3, 255] }
