@@ -17,7 +17,7 @@
 ///
 /// Medians that say slow are checked before reads skip the tier: loads go to the origin while
 /// one more read times the tier, and only a read that is slow too against the origin's median
-/// makes the verdict. Why: the tier's window can be older than the origin's. Four workers
+/// that raised the check makes the verdict. Why: the tier's window can be older than the origin's. Four workers
 /// started at once against a healthy loopback tier timed their first reads in the start-up
 /// crowd (51-99 ms) and the origin after it (24 ms): in 4 of 6 rounds one or two of them
 /// skipped the tier for the 5 s until a retest, 88-169 origin fetches each of images the tier
