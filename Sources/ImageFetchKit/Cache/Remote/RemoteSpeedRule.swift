@@ -14,6 +14,9 @@
 /// fetches are in (once a run: the origin's window then stays filled). That figure decides only
 /// whether to spend a few origin requests on a comparison: a loopback tier answered in 5-10 ms
 /// a read, 16 at once; a machine loaded several times over its two cores pushed it past 50 ms.
+/// Once the tier's median has been under it, the median must stay over it for two windows of
+/// new reads first (a stall's reads fill the window until a whole window has passed): a healthy loopback tier's median passed 50 ms for a moment late in 2 of
+/// 24 fresh runs (a stall of the machine), and 16 loads went to the origin for nothing.
 ///
 /// Medians that say slow are checked before reads skip the tier: loads go to the origin while
 /// one more read times the tier, and only a read that is slow too against the origin's median
@@ -60,6 +63,11 @@ struct RemoteSpeedRule: Sendable {
     private var timedOrigin = false
     /// A read found no object: the origin is timed by the fetches that follow misses.
     private var sawMiss = false
+    /// Reads counted so far, and the count when the median went over `suspicion` after having
+    /// been under it: the stretch it has stayed over since.
+    private var tierReads = 0
+    private var sawQuickMedian = false
+    private var overSuspicionSince: Int?
 
     /// The most loads sent to the origin to time it.
     static let originTimingLoads = 4 * minimumSamples
@@ -112,7 +120,10 @@ struct RemoteSpeedRule: Sendable {
     mutating func recordTierRead(_ time: Duration, wasTest: Bool, cold: Bool = false, found: Bool = true, at now: ContinuousClock.Instant) -> Change? {
         if !found { sawMiss = true }
         guard wasTest else {
-            if !cold { tier.add(time) }
+            if !cold {
+                tier.add(time)
+                tierReads += 1
+            }
             return evaluate(at: now)
         }
         testInFlight = false
@@ -187,7 +198,17 @@ struct RemoteSpeedRule: Sendable {
             return .checking(tier: tierMean, origin: originMean)
         }
         guard origin.count < Self.minimumSamples, !sawMiss, tier.count >= Self.minimumSamples, let tierMean = tier.median,
-              tierMean >= Self.suspicion, !timedOrigin else { return nil }
+              !timedOrigin else { return nil }
+        guard tierMean >= Self.suspicion else {
+            sawQuickMedian = true
+            overSuspicionSince = nil
+            return nil
+        }
+        if sawQuickMedian {
+            let since = overSuspicionSince ?? tierReads
+            overSuspicionSince = since
+            guard tierReads - since >= 2 * LatencyWindow.size else { return nil }
+        }
         timingOrigin = true
         timedOrigin = true
         originTimingsLeft = Self.originTimingLoads

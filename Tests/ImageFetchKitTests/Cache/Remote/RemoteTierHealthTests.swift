@@ -222,6 +222,21 @@ final class RemoteTierHealthTests: XCTestCase {
         XCTAssertEqual(rule.decide(at: start), .read)
     }
 
+    func testAMomentOfSlowReadsAfterQuickOnesDoesNotTimeTheOriginButAStretchDoes() {
+        var stall = RemoteSpeedRule(retestAfter: .seconds(5))
+        for _ in 0..<16 { XCTAssertNil(stall.recordTierRead(.milliseconds(10), wasTest: false, at: start)) }
+        // The machine stalls: the reads in flight all take 80 ms, then it passes.
+        for _ in 0..<16 { XCTAssertNil(stall.recordTierRead(.milliseconds(80), wasTest: false, at: start)) }
+        for _ in 0..<16 { XCTAssertNil(stall.recordTierRead(.milliseconds(10), wasTest: false, at: start)) }
+        XCTAssertEqual(stall.decide(at: start), .read)
+
+        var slowed = RemoteSpeedRule(retestAfter: .seconds(5))
+        for _ in 0..<16 { XCTAssertNil(slowed.recordTierRead(.milliseconds(10), wasTest: false, at: start)) }
+        for _ in 0..<39 { XCTAssertNil(slowed.recordTierRead(.milliseconds(80), wasTest: false, at: start)) }
+        XCTAssertEqual(slowed.recordTierRead(.milliseconds(80), wasTest: false, at: start), .timingOrigin(tier: .milliseconds(80)),
+                       "the median over 50 ms (from the 8th slow read) for two windows of new reads")
+    }
+
     func testAHealthyTierOfHitsIsNeverMadeToTimeTheOrigin() {
         var rule = RemoteSpeedRule(retestAfter: .seconds(5))
         for _ in 0..<32 { XCTAssertNil(rule.recordTierRead(.milliseconds(30), wasTest: false, at: start)) }
