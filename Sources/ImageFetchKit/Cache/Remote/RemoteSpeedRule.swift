@@ -15,16 +15,18 @@
 /// whether to spend a few origin requests on a comparison: a loopback tier answered in 5-10 ms
 /// a read, 16 at once; a machine loaded several times over its two cores pushed it past 50 ms.
 /// Once the tier's median has been under it, the median must stay over it for two windows of
-/// new reads first (a stall's reads fill the window until a whole window has passed): a healthy loopback tier's median passed 50 ms for a moment late in 2 of
-/// 24 fresh runs (a stall of the machine), and 16 loads went to the origin for nothing.
+/// new reads first (a stall's reads fill the window until a whole window has passed): a
+/// healthy loopback tier's median passed 50 ms for a moment late in 2 of 24 fresh runs (a stall
+/// of the machine), and 16 loads went to the origin for nothing.
 ///
 /// Medians that say slow are checked before reads skip the tier: loads go to the origin while
 /// one more read times the tier, and only a read that is slow too against the origin's median
-/// that raised the check makes the verdict. Why: the tier's window can be older than the origin's. Four workers
-/// started at once against a healthy loopback tier timed their first reads in the start-up
-/// crowd (51-99 ms) and the origin after it (24 ms): in 4 of 6 rounds one or two of them
-/// skipped the tier for the 5 s until a retest, 88-169 origin fetches each of images the tier
-/// held. The check costs a tier that is slow one read's time, spent while loads go to the origin.
+/// that raised the check makes the verdict. Why: the tier's window can be older than the
+/// origin's. Four workers started at once against a healthy loopback tier timed their first
+/// reads in the start-up crowd (51-99 ms) and the origin after it (24 ms): in 4 of 6 rounds one
+/// or two of them skipped the tier for the 5 s until a retest, 88-169 origin fetches each of
+/// images the tier held. The check costs a tier that is slow one read's time, spent while loads
+/// go to the origin.
 ///
 /// Uploads are timed too: a tier whose PUTs are that slow, and over `writeFloor` each, is one
 /// the loads must not wait for (see `RemoteCacheTier.upload`). Uploads keep a floor: they run
