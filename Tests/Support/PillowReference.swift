@@ -13,11 +13,16 @@ public enum PillowReference {
     }
 
     private static let made: Result<URL, Error> = Result {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("imgfetch-transform-sources-\(getpid())")
+        let directory = madeDirectory
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        // Shared by the whole test process, so no test owns it: it goes when the process ends.
+        atexit { try? FileManager.default.removeItem(at: PillowReference.madeDirectory) }
         _ = try run(["sources", directory.path])
         return directory
     }
+
+    private static let madeDirectory = FileManager.default.temporaryDirectory
+        .appendingPathComponent("imgfetch-transform-sources-\(getpid())")
 
     /// The PSNR in dB of `output` against Pillow's Lanczos of the upright `source` fitted by `fit`
     /// (`inside`, `cover` or `fill`) to `output`'s size; infinity when they are equal.

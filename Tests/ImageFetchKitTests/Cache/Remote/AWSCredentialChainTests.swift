@@ -12,6 +12,12 @@ final class AWSCredentialChainTests: XCTestCase {
         directory = try TemporaryDirectory()
     }
 
+    // XCTest keeps every test case until the process ends, so the directory goes now or never.
+    override func tearDown() {
+        directory = nil
+        super.tearDown()
+    }
+
     private func s3(_ environment: [String: String]) throws -> RemoteCacheLocation.S3Location {
         let location = try RemoteCacheLocation(parsing: "s3://images/ci", environment: { environment[$0] })
         guard case .s3(let s3) = location else { throw XCTSkip("not s3: \(location)") }
