@@ -27,7 +27,7 @@ final class RemoteCacheHealthTests: RemoteCacheTestCase {
 
         XCTAssertEqual(fresh.status, 0, fresh.stderr)
         let types = try cacheTypes(fresh)
-        XCTAssertGreaterThanOrEqual(types["remote", default: 0], 48, "at least 80 % from the tier: \(types)")
+        XCTAssertGreaterThanOrEqual(types["remote", default: 0], 48, "at least 80 % from the tier: \(types) \(fresh.stderr)")
         XCTAssertEqual(try originRequests(), types["network", default: 0])
         XCTAssertGreaterThan(try proxy.stats().faults["500", default: 0], 0, "the proxy did fail requests")
         XCTAssertEqual(warnings(fresh), [], "isolated errors pause nothing")

@@ -168,10 +168,7 @@ public final class ImageLoader: Sendable {
     var remoteTier: RemoteCacheTier? {
         guard let remote = configuration.remoteCache else { return nil }
         return openedRemoteTier.opened {
-            // Callers run up to twice as many loads as transfers (prefetch does); a slot the tier's
-            // downloader never uses costs nothing, one too few makes a load wait behind another.
-            RemoteCacheTier(
-                configuration: remote, loads: 4 * configuration.maxConcurrentTransfers, transfers: configuration.maxConcurrentTransfers)
+            RemoteCacheTier(configuration: remote, transfers: configuration.maxConcurrentTransfers)
         }
     }
 

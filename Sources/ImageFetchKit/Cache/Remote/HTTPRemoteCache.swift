@@ -7,10 +7,10 @@ struct HTTPRemoteCache: RemoteCaching {
     let base: URL
     let transfers: RemoteTransfers
 
-    init(base: URL, credentials: DownloadRequest.Credentials?, configuration: RemoteCacheConfiguration, downloader: DownloaderConfiguration) {
+    init(base: URL, credentials: DownloadRequest.Credentials?, configuration: RemoteCacheConfiguration, slots: RemoteTransfers.Slots) {
         self.base = base
         transfers = RemoteTransfers(
-            configuration: configuration, downloader: downloader, credentials: credentials,
+            configuration: configuration, slots: slots, credentials: credentials,
             credentialsHint: "Check the user and password in the remote cache URL.")
     }
 

@@ -4,7 +4,11 @@ import FoundationEssentials
 /// short timeouts and no retries of the downloader's own (`RemoteCacheTier` retries): what the
 /// HTTP and S3 backends share.
 struct RemoteTransfers: Sendable {
+    /// GETs, and the credential fetches S3 makes.
     let downloader: Downloader
+    /// PUTs, in slots of their own: an upload never holds up a read, whose time (what the speed
+    /// rule judges the tier by) is then the tier's answer, not a wait behind uploads.
+    let uploader: Downloader
     /// Timeouts, credentials and signing for every request.
     let options: DownloadRequest.Options
     /// What to check when the tier refuses the credentials (HTTP 401 or 403).
@@ -17,10 +21,17 @@ struct RemoteTransfers: Sendable {
     /// under 1 KiB, and an HTML page in its place is cut rather than held.
     static let errorBodyLimit = 16 << 10
 
-    init(configuration: RemoteCacheConfiguration, downloader: DownloaderConfiguration, credentials: DownloadRequest.Credentials?,
+    /// How many requests of each kind may be under way at once.
+    struct Slots: Sendable {
+        var reads: Int
+        var uploads: Int
+    }
+
+    init(configuration: RemoteCacheConfiguration, slots: Slots, credentials: DownloadRequest.Credentials?,
          signing: DownloadRequest.AWSSigning? = nil, credentialsHint: String,
          explainReply: (@Sendable (_ status: Int, _ body: Data) -> String?)? = nil) {
-        self.downloader = Downloader(configuration: downloader)
+        downloader = Downloader(configuration: DownloaderConfiguration(maxConcurrentDownloads: max(1, slots.reads)))
+        uploader = Downloader(configuration: DownloaderConfiguration(maxConcurrentDownloads: max(1, slots.uploads)))
         options = DownloadRequest.Options(
             timeout: configuration.timeout, totalTimeout: configuration.totalTimeout, maxRedirects: 0,
             credentials: credentials, signing: signing, errorBodyLimit: explainReply == nil ? 0 : Self.errorBodyLimit)
@@ -48,7 +59,7 @@ struct RemoteTransfers: Sendable {
     /// Puts `body` at `url`, signed with `signing` when given.
     func put(_ body: Data, at url: URL, headers: [String: String], signing: Signing? = nil) async throws(RemoteFailure) {
         do {
-            _ = try await downloader.load(DownloadRequest(url: url, headers: headers, options: options(signing), method: .put(body: body)))
+            _ = try await uploader.load(DownloadRequest(url: url, headers: headers, options: options(signing), method: .put(body: body)))
         } catch {
             throw failure(error)
         }

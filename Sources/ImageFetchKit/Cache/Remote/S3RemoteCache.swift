@@ -9,12 +9,12 @@ struct S3RemoteCache: RemoteCaching {
     let transfers: RemoteTransfers
     let credentials: AWSCredentialProvider
 
-    init(location: RemoteCacheLocation.S3Location, configuration: RemoteCacheConfiguration, downloader: DownloaderConfiguration) {
+    init(location: RemoteCacheLocation.S3Location, configuration: RemoteCacheConfiguration, slots: RemoteTransfers.Slots) {
         self.location = location
         let hint = location.credentialSource.map { "Check the credentials from \($0.summary) and AWS_REGION." }
             ?? "Check AWS_ACCESS_KEY_ID, AWS_SECRET_ACCESS_KEY and AWS_REGION."
         transfers = RemoteTransfers(
-            configuration: configuration, downloader: downloader, credentials: nil, credentialsHint: hint,
+            configuration: configuration, slots: slots, credentials: nil, credentialsHint: hint,
             // Without the method: a wrong secret refuses reads and writes with one cause, and
             // one warning says so.
             explainReply: { status, body in S3ErrorReply(body).map { "S3 answered \(status) \($0.summary)." } })
