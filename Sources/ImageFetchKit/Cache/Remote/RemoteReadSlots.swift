@@ -14,43 +14,59 @@ final class RemoteReadSlots: Sendable {
 
     private struct State {
         var free: Int
-        var waiting: [CheckedContinuation<Void, Never>] = []
+        var nextTicket = 0
+        var waiting: [(ticket: Int, resume: CheckedContinuation<Bool, Never>)] = []
     }
 
     init(count: Int) {
         state = Mutex(State(free: max(1, count)))
     }
 
-    /// Runs `read` in a slot, waiting for one first.
-    func withSlot<T>(_ read: () async -> T) async -> T {
-        await acquire()
+    /// Runs `read` in a slot, waiting for one first; nil, without reading, when the task is
+    /// cancelled while it waits (a stopping run does not wait for the reads ahead of it).
+    func withSlot<T>(_ read: () async -> T?) async -> T? {
+        guard await acquire() else { return nil }
         defer { release() }
         return await read()
     }
 
-    private func acquire() async {
-        await withCheckedContinuation { continuation in
-            let granted = state.withLock { state -> Bool in
-                guard state.free == 0 else {
-                    state.free -= 1
-                    return true
+    /// True once the caller holds a slot; false when its task was cancelled first.
+    private func acquire() async -> Bool {
+        let ticket = state.withLock { state -> Int in
+            defer { state.nextTicket += 1 }
+            return state.nextTicket
+        }
+        return await withTaskCancellationHandler {
+            await withCheckedContinuation { continuation in
+                let granted = state.withLock { state -> Bool? in
+                    if Task.isCancelled { return false }
+                    guard state.free == 0 else {
+                        state.free -= 1
+                        return true
+                    }
+                    state.waiting.append((ticket, continuation))
+                    return nil
                 }
-                state.waiting.append(continuation)
-                return false
+                if let granted { continuation.resume(returning: granted) }
             }
-            if granted { continuation.resume() }
+        } onCancel: {
+            let waiter = state.withLock { state -> CheckedContinuation<Bool, Never>? in
+                guard let index = state.waiting.firstIndex(where: { $0.ticket == ticket }) else { return nil }
+                return state.waiting.remove(at: index).resume
+            }
+            waiter?.resume(returning: false)
         }
     }
 
     /// Hands the slot to the first waiting load, or frees it.
     private func release() {
-        let next = state.withLock { state -> CheckedContinuation<Void, Never>? in
+        let next = state.withLock { state -> CheckedContinuation<Bool, Never>? in
             guard !state.waiting.isEmpty else {
                 state.free += 1
                 return nil
             }
-            return state.waiting.removeFirst()
+            return state.waiting.removeFirst().resume
         }
-        next?.resume()
+        next?.resume(returning: true)
     }
 }

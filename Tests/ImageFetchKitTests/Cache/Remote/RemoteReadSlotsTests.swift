@@ -2,7 +2,8 @@
 import Synchronization
 import XCTest
 
-/// The tier's read slots: never more reads at once than slots, and every waiting read runs.
+/// The tier's read slots: never more reads at once than slots, every waiting read runs, and a
+/// cancelled wait gives up at once without reading or taking a slot.
 final class RemoteReadSlotsTests: XCTestCase {
     private final class Counts: Sendable {
         let running = Atomic<Int>(0)
@@ -13,7 +14,7 @@ final class RemoteReadSlotsTests: XCTestCase {
     func testNoMoreReadsRunAtOnceThanSlotsAndEveryWaitingOneRuns() async {
         let slots = RemoteReadSlots(count: 3)
         let counts = Counts()
-        await withTaskGroup(of: Int.self) { group in
+        await withTaskGroup(of: Int?.self) { group in
             for number in 0..<20 {
                 group.addTask {
                     await slots.withSlot {
@@ -27,10 +28,46 @@ final class RemoteReadSlotsTests: XCTestCase {
                 }
             }
             var answered = Set<Int>()
-            for await number in group { answered.insert(number) }
+            for await number in group { if let number { answered.insert(number) } }
             XCTAssertEqual(answered, Set(0..<20), "each read's own answer comes back")
         }
         XCTAssertEqual(counts.done.load(ordering: .sequentiallyConsistent), 20)
         XCTAssertEqual(counts.most.load(ordering: .sequentiallyConsistent), 3, "20 reads at once, 3 slots: all three used, never a fourth")
+    }
+
+    func testACancelledWaitReadsNothingAndLeavesTheSlotsAsTheyWere() async {
+        let slots = RemoteReadSlots(count: 1)
+        let counts = Counts()
+        let (release, released) = AsyncStream.makeStream(of: Void.self)
+        let holder = Task {
+            await slots.withSlot { () async -> Int? in
+                counts.running.add(1, ordering: .sequentiallyConsistent)
+                for await _ in release { break }
+                return 1
+            }
+        }
+        while counts.running.load(ordering: .sequentiallyConsistent) == 0 { await Task.yield() }
+        let gaveUp = Atomic<Bool>(false)
+        let waiter = Task {
+            let answer = await slots.withSlot { () async -> Int? in
+                counts.done.add(1, ordering: .sequentiallyConsistent)
+                return 2
+            }
+            gaveUp.store(true, ordering: .sequentiallyConsistent)
+            return answer
+        }
+        try? await Task.sleep(for: .milliseconds(20))
+        waiter.cancel()
+        for _ in 0..<200 where !gaveUp.load(ordering: .sequentiallyConsistent) { try? await Task.sleep(for: .milliseconds(5)) }
+        XCTAssertTrue(gaveUp.load(ordering: .sequentiallyConsistent), "the cancelled wait gives up while the slot is still held")
+
+        released.yield()
+        let held = await holder.value
+        let cancelled = await waiter.value
+        XCTAssertEqual(held, 1)
+        XCTAssertNil(cancelled)
+        XCTAssertEqual(counts.done.load(ordering: .sequentiallyConsistent), 0, "the cancelled wait never reads")
+        let next = await slots.withSlot { () async -> Int? in 3 }
+        XCTAssertEqual(next, 3, "the slot the holder gave back is free for the next read")
     }
 }
