@@ -64,9 +64,10 @@ final class RemoteCacheTier: Sendable {
     /// loads. With a slot for every load, a fresh `-j16` worker read 32 objects at once from a
     /// healthy loopback tier and took 0.603 and 0.539 s for 1000 images (mean of 8 runs, twice)
     /// against 0.516 and 0.492 s with 16 (the origin alone 0.503 and 0.432 s); four such workers
-    /// started together crowded the machine until their first reads looked slow and sent 16-32
-    /// loads to the origin, none with 16; and a `-j` that counts only some of the transfers says
-    /// less than the help promises.
+    /// started together crowded the machine until their first reads looked slow and sent 32 and
+    /// 16 loads to the origin in two runs of the bench, 0 and 0 with 16 (16, from one worker, in
+    /// 1 of 4 rounds more); and a `-j` that counts only some of the transfers says less than the
+    /// help promises.
     init(configuration: RemoteCacheConfiguration, transfers: Int) {
         self.configuration = configuration
         health = RemoteTierHealth(coolDown: configuration.coolDown)
