@@ -33,7 +33,7 @@ struct PrefetchCommand: AsyncParsableCommand {
     @Argument(help: ArgumentHelp("A file with one URL a line, or '-' for standard input.", valueName: "list"), completion: .file())
     var list: String
 
-    @Option(name: [.customShort("j", allowingJoined: true), .customLong("jobs")], help: ArgumentHelp("Run this many transfers at once.", valueName: "n"))
+    @Option(name: [.customShort("j", allowingJoined: true), .customLong("jobs")], help: ArgumentHelp("Run this many transfers at once (with --remote-cache, as many reads of the tier too; its uploads, at most 4, run beside them).", valueName: "n"))
     var jobs: Int = 6
 
     @Option(help: ArgumentHelp(
