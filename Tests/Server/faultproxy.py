@@ -12,7 +12,8 @@ outlives the test process that started it).
   --delay-ms MS    every request waits MS ms before it is passed on (a slow tier)
 
 GET /_proxy/stats (never passed on, never counted) answers JSON: requests per method, requests
-passed on per method, and faults answered per status.
+passed on per method, faults answered per status, and the most requests of each method that were
+in the proxy at once.
 """
 import http.client
 import http.server
@@ -35,6 +36,18 @@ class Proxy:
         self.requests = {}
         self.passed = {}
         self.faults = {}
+        self.in_flight = {}
+        self.most_in_flight = {}
+
+    def enter(self, method):
+        with self.lock:
+            now = self.in_flight.get(method, 0) + 1
+            self.in_flight[method] = now
+            self.most_in_flight[method] = max(now, self.most_in_flight.get(method, 0))
+
+    def leave(self, method):
+        with self.lock:
+            self.in_flight[method] -= 1
 
     def fault_for(self, method):
         """The status to answer this request with, or None to pass it on; counts it."""
@@ -54,7 +67,8 @@ class Proxy:
 
     def stats(self):
         with self.lock:
-            return {"requests": dict(self.requests), "passed": dict(self.passed), "faults": dict(self.faults)}
+            return {"requests": dict(self.requests), "passed": dict(self.passed), "faults": dict(self.faults),
+                    "most_in_flight": dict(self.most_in_flight)}
 
 
 class Handler(http.server.BaseHTTPRequestHandler):
@@ -89,6 +103,13 @@ class Handler(http.server.BaseHTTPRequestHandler):
         if self.command == "GET" and self.path == "/_proxy/stats":
             self.reply(200, json.dumps(self.proxy.stats()).encode(), [("Content-Type", "application/json")])
             return
+        self.proxy.enter(self.command)
+        try:
+            self.pass_on(body)
+        finally:
+            self.proxy.leave(self.command)
+
+    def pass_on(self, body):
         status = self.proxy.fault_for(self.command)
         if self.proxy.delay:
             time.sleep(self.proxy.delay)

@@ -27,11 +27,18 @@ public final class FaultProxy: Sendable {
         }
     }
 
-    /// What the proxy saw: requests per method, those passed on, faults answered per status.
+    /// What the proxy saw: requests per method, those passed on, faults answered per status, and
+    /// the most requests of each method it held at once.
     public struct Stats: Decodable, Sendable {
         public var requests: [String: Int]
         public var passed: [String: Int]
         public var faults: [String: Int]
+        public var mostInFlight: [String: Int]
+
+        enum CodingKeys: String, CodingKey {
+            case requests, passed, faults
+            case mostInFlight = "most_in_flight"
+        }
     }
 
     /// Starts a proxy to `upstream` (its scheme and port; paths pass unchanged).
