@@ -54,16 +54,72 @@ uint32_t imgfetch_crc32c_portable(uint32_t crc, const void *data, size_t count) 
 #include <nmmintrin.h>
 
 // Compiled for SSE 4.2 whatever the rest of the build targets; called only after cpuid said yes.
+__attribute__((target("sse4.2"))) static uint64_t crc32c_words(uint64_t c, const unsigned char *bytes, size_t words) {
+    for (size_t i = 0; i < words; i++) {
+        uint64_t word;
+        memcpy(&word, bytes + 8 * i, 8);
+        c = _mm_crc32_u64(c, word);
+    }
+    return c;
+}
+
+// Why three streams: one crc32 instruction waits for the last (3 cycles' latency) though the CPU
+// could start one a cycle, so a single chain runs at a third of what it could. Three chains over
+// three neighbouring lanes of a block, joined by shifting, keep it busy: on this machine's EPYC,
+// 1000 CRCs of a 280 KB buffer took 14.5 ms instead of 38.3 ms (19.3 against 7.3 GB/s, cc -O2).
+// The CRC was the one thing a fresh worker's load from the tier did beyond an origin fetch's (5 %
+// of its samples in `perf record`, 1000 corpus images; the tier's bench row is held to 1.2x the
+// origin).
+enum { LANE = 4096 };
+
+// lane_shift[k][b]: the raw CRC register whose byte k is b and other bytes 0, advanced over LANE
+// zero bytes. The advance is linear in the register, so four lookups advance any register.
+static uint32_t lane_shift[4][256];
+static pthread_once_t lane_shift_once = PTHREAD_ONCE_INIT;
+
+__attribute__((target("sse4.2"))) static void make_lane_shift(void) {
+    static const unsigned char zeros[LANE];
+    uint32_t basis[32];
+    for (int bit = 0; bit < 32; bit++) basis[bit] = (uint32_t)crc32c_words(1u << bit, zeros, LANE / 8);
+    for (int k = 0; k < 4; k++) {
+        for (uint32_t byte = 0; byte < 256; byte++) {
+            uint32_t advanced = 0;
+            for (int bit = 0; bit < 8; bit++) {
+                if (byte & (1u << bit)) advanced ^= basis[8 * k + bit];
+            }
+            lane_shift[k][byte] = advanced;
+        }
+    }
+}
+
+static inline uint32_t advance_lane(uint32_t c) {
+    return lane_shift[0][c & 0xFF] ^ lane_shift[1][(c >> 8) & 0xFF] ^ lane_shift[2][(c >> 16) & 0xFF] ^ lane_shift[3][c >> 24];
+}
+
 __attribute__((target("sse4.2"))) static uint32_t crc32c_instruction(uint32_t crc, const void *data, size_t count) {
     const unsigned char *bytes = data;
     uint64_t c = ~crc;
-    while (count >= 8) {
-        uint64_t word;
-        memcpy(&word, bytes, 8);
-        c = _mm_crc32_u64(c, word);
-        bytes += 8;
-        count -= 8;
+    if (count >= 3 * LANE) pthread_once(&lane_shift_once, make_lane_shift);
+    while (count >= 3 * LANE) {
+        // The register is linear in what it started from and in the bytes: lanes two and three
+        // start from 0, and each lane's result is advanced over the lanes after it.
+        uint64_t first = c, second = 0, third = 0;
+        for (size_t i = 0; i < LANE; i += 8) {
+            uint64_t a, b, d;
+            memcpy(&a, bytes + i, 8);
+            memcpy(&b, bytes + LANE + i, 8);
+            memcpy(&d, bytes + 2 * LANE + i, 8);
+            first = _mm_crc32_u64(first, a);
+            second = _mm_crc32_u64(second, b);
+            third = _mm_crc32_u64(third, d);
+        }
+        c = advance_lane(advance_lane((uint32_t)first) ^ (uint32_t)second) ^ (uint32_t)third;
+        bytes += 3 * LANE;
+        count -= 3 * LANE;
     }
+    c = crc32c_words(c, bytes, count / 8);
+    bytes += count / 8 * 8;
+    count %= 8;
     uint32_t c32 = (uint32_t)c;
     while (count--) c32 = _mm_crc32_u8(c32, *bytes++);
     return ~c32;

@@ -120,8 +120,9 @@ final class RemoteCacheUnitTests: XCTestCase {
         XCTAssertEqual(ContentChecksum.portableCRC32C(Data("123456789".utf8)), 0xE306_9283)
         XCTAssertEqual(ContentChecksum.crc32c(Data()), 0)
         let bytes = Data((0..<100_003).map { UInt8(truncatingIfNeeded: $0 &* 7 &+ $0 >> 8) })
-        // Every length and alignment the word loops and their byte tails meet.
-        for range in [0..<100_003, 5..<20_000, 1..<2, 3..<10, 7..<64, 9..<17] {
+        // Every length and alignment the word loops and their byte tails meet, and the three-lane
+        // blocks of 3 × 4096 bytes: one exactly, one and a byte, several with a tail.
+        for range in [0..<100_003, 5..<20_000, 1..<2, 3..<10, 7..<64, 9..<17, 0..<12_288, 3..<12_292, 4095..<40_961] {
             XCTAssertEqual(ContentChecksum.crc32c(bytes[range]), ContentChecksum.portableCRC32C(bytes[range]), "\(range)")
         }
         XCTAssertEqual(ContentChecksum.hex(0x0000_00AB), "000000ab")
