@@ -14,8 +14,8 @@ struct HTTPRemoteCache: RemoteCaching {
             credentialsHint: "Check the user and password in the remote cache URL.")
     }
 
-    func fetch(_ key: CacheKey, maxBytes: Int) async throws(RemoteFailure) -> RemoteObject? {
-        try await transfers.get(objectURL(for: key), headers: [:], maxBytes: maxBytes)
+    func fetch(_ key: CacheKey, maxBytes: Int, heard: @escaping @Sendable () -> Void) async throws(RemoteFailure) -> RemoteObject? {
+        try await transfers.get(objectURL(for: key), headers: [:], maxBytes: maxBytes, heard: heard)
     }
 
     func store(_ contents: Data, for key: CacheKey) async throws(RemoteFailure) {

@@ -7,10 +7,13 @@ import FoundationEssentials
 protocol RemoteCaching: Sendable {
     /// The object stored for `key`, or nil when there is none.
     ///
-    /// - Parameter maxBytes: the largest object accepted.
+    /// - Parameters:
+    ///   - maxBytes: the largest object accepted.
+    ///   - heard: called as the object's bytes arrive, on the engine's thread (see
+    ///     `DataLoading.load`): the tier is answering.
     /// - Throws: for anything but an object or its absence (unreachable, timed out, an error
     ///   status, refused credentials), sorted for the health rules.
-    func fetch(_ key: CacheKey, maxBytes: Int) async throws(RemoteFailure) -> RemoteObject?
+    func fetch(_ key: CacheKey, maxBytes: Int, heard: @escaping @Sendable () -> Void) async throws(RemoteFailure) -> RemoteObject?
 
     /// Stores `contents` as `key`'s object, replacing any.
     func store(_ contents: Data, for key: CacheKey) async throws(RemoteFailure)

@@ -28,6 +28,19 @@
 /// images the tier held. The check costs a tier that is slow one read's time, spent while loads
 /// go to the origin.
 ///
+/// A tier that has answered no read at all `suspicion` after the engine was ready (no byte of
+/// any, no miss, no failure: `noAnswerYet`) is not waited for: until one of its reads answers,
+/// loads go to the origin (timing it), and the first reads that find their objects count though
+/// cold, from when the engine was ready, since they are all there is to judge it by (misses do
+/// not: the origin answers them anyway, and an S3 tier's first reads, which fetch its
+/// credentials, then judged slow, dropped the uploads that fill it). Why: reads are held to
+/// `-j`, so a fresh worker's first reads of a tier ten times slower than the origin (88 ms a
+/// request) held every load for one round trip, then a second (the first reads, cold, were not
+/// counted), and the origin sat idle for both: 1000 corpus images in 0.79-0.82 s (three runs,
+/// 38-41 objects from the tier) against 0.49-0.60 s from the origin alone (five), on a tmpfs. A
+/// healthy loopback tier's first byte came 1-8 ms after the engine was ready (one worker) and at
+/// most 29 ms (four workers starting together); the slow one's after 88 ms or more.
+///
 /// Uploads are timed too: a tier whose PUTs are that slow, and over `writeFloor` each, is one
 /// the loads must not wait for (see `RemoteCacheTier.upload`). Uploads keep a floor: they run
 /// behind the loads, and a busy nginx took tens of milliseconds for a PUT it kept up with.
@@ -53,8 +66,12 @@ struct RemoteSpeedRule: Sendable {
     private var skippingUntil: ContinuousClock.Instant?
     private var testInFlight = false
     /// The medians said slow: loads go to the origin while one more read checks the verdict
-    /// against the origin's median then (the loads sent there meanwhile run 16 at once, the
-    /// check alone: timed against those, a tier 10 times slower passed as not slow).
+    /// against the origin's median then, or its median when the read answers if that is less.
+    /// Why not the later one alone: the loads sent there meanwhile run 16 at once, the check
+    /// alone, and timed against those a tier 10 times slower passed as not slow. Why not the
+    /// earlier one alone: the origin's first fetches pay for the run's start, and a check begun
+    /// on them (26 ms against the 12 ms it took later) passed a 96 ms test read of a tier that
+    /// slow, so loads read it for another round trip before a second check skipped it.
     private var checkingAgainst: Duration?
     /// The origin is being timed: loads skip the tier until its fetches fill the window (sending
     /// only `minimumSamples` would leave the others waiting on a slow tier meanwhile), at most
@@ -65,6 +82,10 @@ struct RemoteSpeedRule: Sendable {
     private var timedOrigin = false
     /// A read found no object: the origin is timed by the fetches that follow misses.
     private var sawMiss = false
+    /// Set by `noAnswerYet` to when the engine was ready (from which cold hits are timed), and
+    /// whether loads still go to the origin for it: until a read answers (`divertsToOrigin`).
+    private var answerlessSince: ContinuousClock.Instant?
+    private var diverting = false
     /// Reads counted so far, and the count when the median went over `suspicion` after having
     /// been under it: the stretch it has stayed over since.
     private var tierReads = 0
@@ -90,6 +111,8 @@ struct RemoteSpeedRule: Sendable {
         case fastAgain(tier: Duration, origin: Duration)
         case stillSlow(tier: Duration, origin: Duration)
         case timingOrigin(tier: Duration)
+        /// No read answered this long after the engine was ready.
+        case noAnswer(after: Duration)
     }
 
     init(retestAfter: Duration) {
@@ -109,6 +132,7 @@ struct RemoteSpeedRule: Sendable {
             }
             return .timeOrigin
         }
+        if divertsToOrigin { return .timeOrigin }
         guard timingOrigin, originTimingsLeft > 0 else { return .read }
         originTimingsLeft -= 1
         return .timeOrigin
@@ -122,15 +146,20 @@ struct RemoteSpeedRule: Sendable {
     mutating func recordTierRead(_ time: Duration, wasTest: Bool, cold: Bool = false, found: Bool = true, at now: ContinuousClock.Instant) -> Change? {
         if !found { sawMiss = true }
         guard wasTest else {
+            diverting = false
             if !cold {
                 tier.add(time)
+                tierReads += 1
+            } else if found, let ready = answerlessSince {
+                // Begun before the engine was ready, it is timed from then: the tier's time alone.
+                tier.add(min(time, now - ready))
                 tierReads += 1
             }
             return evaluate(at: now)
         }
         testInFlight = false
         let wasCheck = checkingAgainst != nil
-        let originMean = checkingAgainst ?? origin.median ?? .zero
+        let originMean = [checkingAgainst, origin.median].compactMap { $0 }.min() ?? .zero
         checkingAgainst = nil
         guard !Self.isSlow(time, against: originMean) else {
             skippingUntil = now + retestAfter
@@ -155,8 +184,24 @@ struct RemoteSpeedRule: Sendable {
         skippingUntil = now + retestAfter
     }
 
-    /// Whether loads skip the tier's reads for its speed: judged slow, or being checked.
-    var readsSkipTier: Bool { skippingUntil != nil || checkingAgainst != nil }
+    /// Whether loads skip the tier's reads for its speed: judged slow, being checked, or sent
+    /// to the origin while it has answered no read.
+    var readsSkipTier: Bool { judgedOrChecking || divertsToOrigin }
+
+    private var judgedOrChecking: Bool { skippingUntil != nil || checkingAgainst != nil }
+
+    /// No read has answered (see `RemoteCacheTier`'s watch) `suspicion` after the engine was
+    /// `ready`: loads go to the origin until one does.
+    mutating func noAnswerYet(engineReadyAt ready: ContinuousClock.Instant) -> Change? {
+        guard answerlessSince == nil, tier.count == 0, !judgedOrChecking else { return nil }
+        answerlessSince = ready
+        diverting = true
+        return .noAnswer(after: Self.suspicion)
+    }
+
+    /// Loads go to the origin, without waiting for a read slot: the tier answered nothing in
+    /// time, and has answered no read since (a failure is the breaker's to count).
+    var divertsToOrigin: Bool { diverting && !judgedOrChecking }
 
     /// An origin fetch (after a tier miss, or instead of the tier) took `time`.
     mutating func recordOriginFetch(_ time: Duration, at now: ContinuousClock.Instant) -> Change? {

@@ -30,6 +30,8 @@ enum RemoteTierEvent: Sendable, Equatable, CustomStringConvertible {
             "reads keep skipping the tier: a test read took \(Self.milliseconds(tier)) against \(Self.milliseconds(origin)) from the origin"
         case .speed(.fastAgain(let tier, let origin)):
             "reads use the tier again: a test read took \(Self.milliseconds(tier)) against \(Self.milliseconds(origin)) from the origin"
+        case .speed(.noAnswer(let after)):
+            "no read has answered \(Self.milliseconds(after)) after the start; loads go to the origin until one does"
         case .speed(.timingOrigin(let tier)):
             "reads take \(Self.milliseconds(tier)); loads go to the origin to compare, until \(RemoteSpeedRule.minimumSamples) of its fetches are timed"
         }

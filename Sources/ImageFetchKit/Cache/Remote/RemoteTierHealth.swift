@@ -90,6 +90,22 @@ final class RemoteTierHealth: Sendable {
         }
     }
 
+    /// No read has answered `RemoteSpeedRule.suspicion` after the engine was `ready`: loads go
+    /// to the origin until one does (`divertsToOrigin`).
+    func noAnswerYet(engineReadyAt ready: ContinuousClock.Instant) -> [RemoteTierEvent] {
+        state.withLock { state in state.speed.noAnswerYet(engineReadyAt: ready).map { [.speed($0)] } ?? [] }
+    }
+
+    /// Whether a load goes to the origin now without waiting for a read slot, counted as a read
+    /// skipped for the tier's speed.
+    func divertsToOrigin() -> Bool {
+        state.withLock { state in
+            guard state.speed.divertsToOrigin else { return false }
+            state.counts.readsSkippedAsSlow += 1
+            return true
+        }
+    }
+
     /// A read got an answer (an object or a miss) after `time`; `cold` when it began before the
     /// tier had answered any read (see `RemoteSpeedRule.recordTierRead`).
     func readAnswered(after time: Duration, _ pass: ReadPass, cold: Bool = false, found: Bool = true) -> [RemoteTierEvent] {

@@ -40,12 +40,18 @@ struct RemoteTransfers: Sendable {
     }
 
     /// The object at `url`, or nil for a 404 (or an object over `maxBytes`: of no use either);
-    /// signed with `signing` when given (credentials fetched for this request).
-    func get(_ url: URL, headers: [String: String], maxBytes: Int, signing: Signing? = nil) async throws(RemoteFailure) -> RemoteObject? {
+    /// signed with `signing` when given (credentials fetched for this request). `heard` is
+    /// called as the object's bytes arrive.
+    func get(
+        _ url: URL, headers: [String: String], maxBytes: Int, signing: Signing? = nil, heard: (@Sendable () -> Void)? = nil
+    ) async throws(RemoteFailure) -> RemoteObject? {
         var options = self.options(signing)
         options.maxBytes = maxBytes
         do {
-            let response = try await downloader.load(DownloadRequest(url: url, headers: headers, options: options))
+            let request = DownloadRequest(url: url, headers: headers, options: options)
+            var progress: (@Sendable (DownloadProgress) -> Void)?
+            if let heard { progress = { _ in heard() } }
+            let response = try await downloader.load(request, progress: progress)
             return RemoteObject(contents: response.body, lastModified: response.lastModified.flatMap(HTTPDate.parse))
         } catch {
             // A cancelled load (the run is stopping) says nothing about the tier.

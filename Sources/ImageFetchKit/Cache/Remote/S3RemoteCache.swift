@@ -27,9 +27,10 @@ struct S3RemoteCache: RemoteCaching {
             note: { [note = configuration.note] in note("remote cache \(tier): \($0)") })
     }
 
-    func fetch(_ key: CacheKey, maxBytes: Int) async throws(RemoteFailure) -> RemoteObject? {
+    func fetch(_ key: CacheKey, maxBytes: Int, heard: @escaping @Sendable () -> Void) async throws(RemoteFailure) -> RemoteObject? {
         let signer = try await credentials.credentials()
-        return try await transfers.get(objectURL(for: key), headers: headers(payload: Data(), signer), maxBytes: maxBytes, signing: signing(signer))
+        return try await transfers.get(
+            objectURL(for: key), headers: headers(payload: Data(), signer), maxBytes: maxBytes, signing: signing(signer), heard: heard)
     }
 
     func store(_ contents: Data, for key: CacheKey) async throws(RemoteFailure) {

@@ -2,13 +2,15 @@
 import Synchronization
 import XCTest
 
-/// The tier's read slots: never more reads at once than slots, every waiting read runs, and a
-/// cancelled wait gives up at once without reading or taking a slot.
+/// The tier's read slots: never more reads at once than slots, every waiting read runs, a
+/// cancelled wait gives up at once without reading or taking a slot, and so does a diverted one.
 final class RemoteReadSlotsTests: XCTestCase {
     private final class Counts: Sendable {
         let running = Atomic<Int>(0)
         let most = Atomic<Int>(0)
         let done = Atomic<Int>(0)
+        let divert = Atomic<Bool>(false)
+        let gaveUp = Atomic<Int>(0)
     }
 
     func testNoMoreReadsRunAtOnceThanSlotsAndEveryWaitingOneRuns() async {
@@ -69,5 +71,55 @@ final class RemoteReadSlotsTests: XCTestCase {
         XCTAssertEqual(counts.done.load(ordering: .sequentiallyConsistent), 0, "the cancelled wait never reads")
         let next = await slots.withSlot { () async -> Int? in 3 }
         XCTAssertEqual(next, 3, "the slot the holder gave back is free for the next read")
+    }
+
+    func testDivertedWaitsGiveUpWithoutReadingWhileTheOthersWaitOn() async {
+        let slots = RemoteReadSlots(count: 1)
+        let counts = Counts()
+        let (release, released) = AsyncStream.makeStream(of: Void.self)
+        let holder = Task {
+            await slots.withSlot { () async -> Int? in
+                counts.running.add(1, ordering: .sequentiallyConsistent)
+                for await _ in release { break }
+                return 0
+            }
+        }
+        while counts.running.load(ordering: .sequentiallyConsistent) == 0 { await Task.yield() }
+        let diverted = (1...3).map { number in
+            Task {
+                let answer = await slots.withSlot(unless: { counts.divert.load(ordering: .sequentiallyConsistent) }) { () async -> Int? in
+                    counts.done.add(1, ordering: .sequentiallyConsistent)
+                    return number
+                }
+                counts.gaveUp.add(1, ordering: .sequentiallyConsistent)
+                return answer
+            }
+        }
+        let patient = Task {
+            await slots.withSlot { () async -> Int? in
+                counts.done.add(1, ordering: .sequentiallyConsistent)
+                return 4
+            }
+        }
+        try? await Task.sleep(for: .milliseconds(20))
+        XCTAssertEqual(counts.gaveUp.load(ordering: .sequentiallyConsistent), 0, "nothing diverts them yet")
+
+        counts.divert.store(true, ordering: .sequentiallyConsistent)
+        slots.divertWaiters()
+        for _ in 0..<200 where counts.gaveUp.load(ordering: .sequentiallyConsistent) < 3 { try? await Task.sleep(for: .milliseconds(5)) }
+        XCTAssertEqual(counts.gaveUp.load(ordering: .sequentiallyConsistent), 3, "the diverted waits end while the slot is still held")
+
+        released.yield()
+        for task in diverted {
+            let answer = await task.value
+            XCTAssertNil(answer, "a diverted wait reads nothing")
+        }
+        let held = await holder.value
+        let waited = await patient.value
+        XCTAssertEqual(held, 0)
+        XCTAssertEqual(waited, 4, "a wait its caller does not divert goes on and gets the slot")
+        XCTAssertEqual(counts.done.load(ordering: .sequentiallyConsistent), 1, "only that one read")
+        let diverting = await slots.withSlot(unless: { true }) { () async -> Int? in 5 }
+        XCTAssertNil(diverting, "asked before waiting too")
     }
 }

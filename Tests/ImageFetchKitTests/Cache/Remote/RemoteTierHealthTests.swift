@@ -120,6 +120,70 @@ final class RemoteTierHealthTests: XCTestCase {
         XCTAssertEqual(fill.decide(at: start), .read, "nor does it make the tier slow")
     }
 
+    func testATierThatAnswersNothingSoonAfterTheStartIsNotWaitedFor() {
+        var rule = RemoteSpeedRule(retestAfter: .seconds(5))
+        let ready = start
+        XCTAssertEqual(rule.noAnswerYet(engineReadyAt: ready), .noAnswer(after: .milliseconds(50)))
+        XCTAssertTrue(rule.divertsToOrigin)
+        XCTAssertTrue(rule.readsSkipTier, "uploads do not hold loads for it meanwhile")
+        for _ in 0..<20 { XCTAssertEqual(rule.decide(at: start + .milliseconds(60)), .timeOrigin, "every load, not 16") }
+        XCTAssertNil(rule.noAnswerYet(engineReadyAt: ready), "said once")
+        for _ in 0..<4 { XCTAssertNil(rule.recordOriginFetch(.milliseconds(10), at: start + .milliseconds(70))) }
+        // The first reads began 8 ms before the engine was ready and answered 98 ms after it:
+        // cold, they count, from when the engine was ready.
+        let answered = start + .milliseconds(98)
+        XCTAssertNil(rule.recordTierRead(.milliseconds(106), wasTest: false, cold: true, at: answered))
+        XCTAssertFalse(rule.divertsToOrigin, "a read answered: loads read the tier again")
+        for _ in 0..<2 { XCTAssertNil(rule.recordTierRead(.milliseconds(106), wasTest: false, cold: true, at: answered)) }
+        XCTAssertEqual(rule.recordTierRead(.milliseconds(106), wasTest: false, cold: true, at: answered),
+                       .checking(tier: .milliseconds(98), origin: .milliseconds(10)))
+
+        // A tier being filled: its first reads miss, which the origin answers anyway; they end
+        // the diversion but are not counted, slow as they were (an S3 tier's first reads fetch
+        // its credentials).
+        var filling = RemoteSpeedRule(retestAfter: .seconds(5))
+        XCTAssertNotNil(filling.noAnswerYet(engineReadyAt: ready))
+        for _ in 0..<4 { XCTAssertNil(filling.recordOriginFetch(.milliseconds(10), at: answered)) }
+        for _ in 0..<4 { XCTAssertNil(filling.recordTierRead(.milliseconds(283), wasTest: false, cold: true, found: false, at: answered)) }
+        XCTAssertFalse(filling.divertsToOrigin)
+        XCTAssertFalse(filling.readsSkipTier)
+        XCTAssertEqual(filling.decide(at: answered), .read)
+
+        var answering = RemoteSpeedRule(retestAfter: .seconds(5))
+        XCTAssertNil(answering.recordTierRead(.milliseconds(5), wasTest: false, at: start))
+        XCTAssertNil(answering.noAnswerYet(engineReadyAt: start), "a tier that has answered is not answerless")
+        XCTAssertFalse(answering.divertsToOrigin)
+
+        let health = RemoteTierHealth(coolDown: .seconds(5))
+        XCTAssertFalse(health.divertsToOrigin())
+        XCTAssertEqual(health.noAnswerYet(engineReadyAt: start), [.speed(.noAnswer(after: .milliseconds(50)))])
+        XCTAssertTrue(health.divertsToOrigin())
+        XCTAssertEqual(health.counts.readsSkippedAsSlow, 1, "a diverted load is counted as one that skipped the tier")
+    }
+
+    func testACheckBegunOnTheOriginsFirstFetchesJudgesByItsQuickerLaterOnes() {
+        // The bench's 10x-slow tier: the origin's first fetches paid for the run's start (26 ms),
+        // the ones during the check took 12 ms, the test read 96 ms.
+        var rule = RemoteSpeedRule(retestAfter: .seconds(5))
+        for _ in 0..<4 { XCTAssertNil(rule.recordOriginFetch(.milliseconds(26), at: start)) }
+        for _ in 0..<3 { XCTAssertNil(rule.recordTierRead(.milliseconds(121), wasTest: false, at: start)) }
+        XCTAssertEqual(rule.recordTierRead(.milliseconds(121), wasTest: false, at: start),
+                       .checking(tier: .milliseconds(121), origin: .milliseconds(26)))
+        XCTAssertEqual(rule.decide(at: start), .test)
+        for _ in 0..<12 { XCTAssertNil(rule.recordOriginFetch(.milliseconds(12), at: start)) }
+        XCTAssertEqual(rule.recordTierRead(.milliseconds(96), wasTest: true, at: start),
+                       .becameSlow(tier: .milliseconds(96), origin: .milliseconds(12)))
+
+        // Nor does a slower origin during the check (16 loads at once) pass a slow tier.
+        var crowded = RemoteSpeedRule(retestAfter: .seconds(5))
+        for _ in 0..<4 { XCTAssertNil(crowded.recordOriginFetch(.milliseconds(9), at: start)) }
+        for _ in 0..<4 { _ = crowded.recordTierRead(.milliseconds(90), wasTest: false, at: start) }
+        XCTAssertEqual(crowded.decide(at: start), .test)
+        for _ in 0..<12 { XCTAssertNil(crowded.recordOriginFetch(.milliseconds(40), at: start)) }
+        XCTAssertEqual(crowded.recordTierRead(.milliseconds(90), wasTest: true, at: start),
+                       .becameSlow(tier: .milliseconds(90), origin: .milliseconds(9)))
+    }
+
     func testAFewReadsThatWaitedForACoreDoNotMakeTheTierSlow() {
         var rule = RemoteSpeedRule(retestAfter: .seconds(5))
         for _ in 0..<8 { XCTAssertNil(rule.recordOriginFetch(.milliseconds(10), at: start)) }
