@@ -20,6 +20,9 @@ public struct DownloadResponse: Sendable {
     public var cacheControl: String?
     /// Every `X-Robots-Tag` field of the reply, in order.
     public var robotsTags: [String] = []
+    /// How long the transfer that answered took, by libcurl's clock (`CURLINFO_TOTAL_TIME_T`):
+    /// from its start on the network to its last byte, without the wait in the downloader's queue.
+    public var transferTime: Duration = .zero
 
     /// True when the server answered a conditional request with 304: the cached copy is current.
     public var isNotModified: Bool { statusCode == 304 }

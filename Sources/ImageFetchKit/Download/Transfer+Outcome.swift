@@ -42,6 +42,9 @@ extension Transfer {
             cacheControl: header(named: "Cache-Control", of: easy)
         )
         response.robotsTags = headers(named: "X-Robots-Tag", of: easy)
+        var microseconds: curl_off_t = 0
+        imgfetch_easy_getinfo_off(easy, CURLINFO_TOTAL_TIME_T, &microseconds)
+        response.transferTime = .microseconds(microseconds)
         return (.success(response), nil)
     }
 

@@ -142,10 +142,8 @@ extension ImageLoader {
         if let spec = target.spec {
             image = try await makeVariant(of: target, spec: spec, options: options, cache: cache, progress: progress)
         } else {
-            let start = ContinuousClock.now
+            // The tier's speed rule is told what the origin took by `fetch`.
             image = try await fetch(target.url, key: target.key, stale: stale, options: options, cache: cache, progress: progress)
-            // The tier's speed rule compares its reads with what the origin takes.
-            if image.cacheType == .network { tier?.recordOriginFetch(after: ContinuousClock.now - start) }
         }
         // What this run made: an original from the origin, or a variant it transformed (a spec that
         // changes nothing for the image answers with the original, which has its own key).

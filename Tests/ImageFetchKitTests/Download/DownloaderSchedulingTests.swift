@@ -21,6 +21,22 @@ final class DownloaderSchedulingTests: DownloadTestCase {
         XCTAssertEqual(try server.stats().log.count, 12)
     }
 
+    func testATransfersTimeIsItsOwnNotItsWaitInTheQueue() async throws {
+        try serveFile("a.jpg", bytes: 1000)
+        try serveFile("b.jpg", bytes: 1000)
+        let downloader = makeDownloader(DownloaderConfiguration(maxConcurrentDownloads: 1))
+        let (a, b) = (request("/a.jpg", ["delay_ms": "300"]), request("/b.jpg", ["delay_ms": "300"]))
+        let start = ContinuousClock.now
+        let first = Task { try await downloader.load(a) }
+        try await Task.sleep(for: .milliseconds(50))
+        let second = try await downloader.load(b)
+        let waited = ContinuousClock.now - start
+        _ = try await first.value
+        XCTAssertGreaterThanOrEqual(waited, .milliseconds(550), "the second waited for the first")
+        XCTAssertGreaterThanOrEqual(second.transferTime, .milliseconds(280))
+        XCTAssertLessThan(second.transferTime, .milliseconds(500), "its 300 ms on the network, not its wait behind the first")
+    }
+
     func testQueuedTransfersStartFirstInFirstOutByDefault() async throws {
         let order = try await startOrder(DownloaderConfiguration(maxConcurrentDownloads: 1), [("/a", .normal), ("/b", .normal), ("/c", .normal)])
         XCTAssertEqual(order, ["/block", "/a", "/b", "/c"])

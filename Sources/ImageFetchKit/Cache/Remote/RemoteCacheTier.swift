@@ -39,8 +39,12 @@ final class RemoteCacheTier: Sendable {
         /// and one warning says so.
         var warnedReasons: Set<String> = []
         /// Keys whose loads skipped the tier for its speed: to time the origin, judged slow, or
-        /// before it had answered a read (see `upload`).
+        /// before it had answered a read (see `uploadTurn`).
         var skippedForSpeed: Set<CacheKey> = []
+        /// Uploads of loads that skipped the tier before it had answered any read, waiting to
+        /// learn whether it is being filled (see `uploadTurn`), and their bytes.
+        var deferred: [(image: Data, key: CacheKey)] = []
+        var deferredBytes = 0
         /// The tier has answered a read: reads begun from then on find the engine started.
         var answeredARead = false
         /// The first read started the watch for an answer (`watchForTheFirstAnswer`).
@@ -153,7 +157,10 @@ final class RemoteCacheTier: Sendable {
             heard()
             state.withLock { $0.answeredARead = true }
             announce(health.readAnswered(after: ContinuousClock.now - start, pass, cold: cold, found: object != nil))
-            if object == nil { state.withLock { $0.report.misses += 1 } }
+            if object == nil {
+                state.withLock { $0.report.misses += 1 }
+                releaseDeferredUploads()
+            }
             return object
         } catch {
             heard()
@@ -171,12 +178,14 @@ final class RemoteCacheTier: Sendable {
     /// A fetched object passed every check and was served.
     func recordHit() {
         state.withLock { $0.report.hits += 1 }
+        releaseDeferredUploads()
     }
 
     /// A fetched object is whole but of no use (older than the max age allows, or in another
     /// format version): a miss.
     func recordMiss() {
         state.withLock { $0.report.misses += 1 }
+        releaseDeferredUploads()
     }
 
     /// A fetched object failed its checks; warns of the first.
@@ -186,6 +195,7 @@ final class RemoteCacheTier: Sendable {
             defer { state.warnedOfDamage = true }
             return !state.warnedOfDamage
         }
+        releaseDeferredUploads()
         if isFirst {
             configuration.warn(.damaged(tier: configuration.location.description, url: url.absoluteString, reason: reason))
         }
@@ -200,8 +210,22 @@ final class RemoteCacheTier: Sendable {
     /// unless the backlog is full while uploads keep up, then when an uploader makes room. A
     /// failure is counted, never reported to the load.
     func upload(_ image: Data, for key: CacheKey) async {
-        guard configuration.mode == .readWrite, !presumedStored(key) else { return }
-        let queue = uploads.withLock { queue -> UploadQueue in
+        guard configuration.mode == .readWrite else { return }
+        switch uploadTurn(image, for: key) {
+        case .now: break
+        case .never, .deferred: return
+        }
+        let queue = uploadQueue()
+        if uploadsMayHoldLoads {
+            await queue.backlog.put((image, key))
+        } else if !queue.backlog.offer((image, key)) {
+            state.withLock { $0.report.uploadFailures += 1 }
+        }
+    }
+
+    /// The backlog and its uploaders, started at the first upload.
+    private func uploadQueue() -> UploadQueue {
+        uploads.withLock { queue -> UploadQueue in
             if let queue { return queue }
             let backlog = RemoteUploadBacklog(byteBudget: Self.uploadBudget)
             let drains = (0..<uploaders).map { _ in
@@ -221,24 +245,62 @@ final class RemoteCacheTier: Sendable {
             queue = made
             return made
         }
-        if uploadsMayHoldLoads {
-            await queue.backlog.put((image, key))
-        } else if !queue.backlog.offer((image, key)) {
-            state.withLock { $0.report.uploadFailures += 1 }
+    }
+
+    private enum UploadTurn {
+        case now
+        /// Not uploaded: most likely stored already, or counted as not uploaded.
+        case never
+        /// Kept until the tier answers a read (`releaseDeferredUploads`).
+        case deferred
+    }
+
+    /// Whether `key`'s image goes up now. A load that skipped the tier for its speed while every
+    /// read the tier had answered found its object is not uploaded: the tier most likely holds
+    /// this one too. One that skipped it before it had answered anything waits to learn which it
+    /// is (within `uploadBudget` bytes; beyond, it is not uploaded): a tier being filled answers
+    /// with misses, and the image goes up then. Why: a fresh worker in front of a filled tier ten
+    /// times slower than the origin re-uploaded what it skipped (8-12 PUTs went through, 555-724
+    /// were dropped) and took 0.57-0.61 s against 0.52-0.56 s with the tier read-only (three runs
+    /// each on a tmpfs; the origin alone 0.46-0.48 s); once only the loads skipped before the
+    /// tier's first answer went up, 16-27 PUTs a round (which nginx writes to the disk the
+    /// worker's cache is on), the bench's rounds took 0.10-0.38 s longer than the origin rounds
+    /// beside them.
+    private func uploadTurn(_ image: Data, for key: CacheKey) -> UploadTurn {
+        state.withLock { state in
+            guard state.skippedForSpeed.remove(key) != nil else { return .now }
+            let answered = state.report.hits + state.report.misses + state.report.damaged > 0
+            if answered { return Self.tierHoldsItsObjects(state.report) ? .never : .now }
+            guard state.deferredBytes + image.count <= Self.uploadBudget else {
+                state.report.uploadFailures += 1
+                return .never
+            }
+            state.deferred.append((image, key))
+            state.deferredBytes += image.count
+            return .deferred
         }
     }
 
-    /// Whether `key`'s load skipped the tier for its speed while every read the tier has
-    /// answered found its object: it most likely holds this one too, and it is not uploaded
-    /// again. Asked when the load is done, not when it skipped: a load sent to the origin before
-    /// the tier had answered anything learns by then whether it is being filled (its reads miss,
-    /// and the origin's images go up). Why the ones judged slow too: a fresh worker in front of a
-    /// filled tier ten times slower than the origin re-uploaded what it skipped (8-12 PUTs went
-    /// through, 555-724 were dropped) and took 0.57-0.61 s against 0.52-0.56 s with the tier
-    /// read-only (three runs each on a tmpfs; the origin alone 0.46-0.48 s).
-    private func presumedStored(_ key: CacheKey) -> Bool {
-        state.withLock { state in
-            state.skippedForSpeed.remove(key) != nil && state.report.hits > 0 && state.report.misses == 0
+    /// Every read the tier answered found its object, whole.
+    private static func tierHoldsItsObjects(_ report: RemoteCacheReport) -> Bool {
+        report.hits > 0 && report.misses == 0 && report.damaged == 0
+    }
+
+    /// The tier has answered a read: the uploads kept for that go up now (what room the backlog
+    /// has), or are dropped as most likely stored.
+    private func releaseDeferredUploads() {
+        let (released, holds) = state.withLock { state -> ([(image: Data, key: CacheKey)], Bool) in
+            guard !state.deferred.isEmpty else { return ([], false) }
+            defer {
+                state.deferred = []
+                state.deferredBytes = 0
+            }
+            return (state.deferred, Self.tierHoldsItsObjects(state.report))
+        }
+        guard !released.isEmpty, !holds else { return }
+        let queue = uploadQueue()
+        for (image, key) in released where !queue.backlog.offer((image, key)) {
+            state.withLock { $0.report.uploadFailures += 1 }
         }
     }
 
@@ -281,6 +343,12 @@ final class RemoteCacheTier: Sendable {
 
     /// Waits for every upload queued so far, then reports the run. Call once, after the last load.
     func finish() async -> RemoteCacheReport {
+        // Kept for an answer that never came: not uploaded.
+        state.withLock { state in
+            state.report.uploadFailures += state.deferred.count
+            state.deferred = []
+            state.deferredBytes = 0
+        }
         if let queue = uploads.withLock({ $0 }) {
             queue.backlog.close()
             // With a tier the loads may not wait for (reads skip it as slow, writes paused or
