@@ -46,8 +46,17 @@ final class RemoteCacheHealthTests: RemoteCacheTestCase {
         let worker = try worker("w", ["prefetch", "--json", "--remote-cache", proxy.url(for: nginx.davURL).absoluteString, try writeList(urls)])
 
         XCTAssertEqual(worker.status, 0, worker.stderr)
-        XCTAssertEqual(try cacheTypes(worker), ["remote": 30, "network": 30])
-        XCTAssertEqual(try originRequests(), 30)
+        let types = try cacheTypes(worker)
+        if sanitizerInUse == nil {
+            XCTAssertEqual(types, ["remote": 30, "network": 30])
+            XCTAssertEqual(try originRequests(), 30)
+        } else {
+            // Slowed several times over, the worker may see no answer 50 ms after the start and
+            // send the loads behind its first reads to the origin (RemoteSpeedRule): under
+            // ThreadSanitizer 20 of the present objects came from there.
+            XCTAssertEqual(types["remote", default: 0] + types["network", default: 0], 60, "\(types)")
+            XCTAssertEqual(try originRequests(), types["network", default: 0])
+        }
         XCTAssertEqual(warnings(worker).count, 1, worker.stderr)
         XCTAssertTrue(warnings(worker).first?.contains("refused an upload (The server answered HTTP 403") == true, worker.stderr)
         XCTAssertTrue(warnings(worker).first?.contains("this run only reads from it") == true, worker.stderr)
