@@ -13,6 +13,23 @@ final class RemoteReadSlotsTests: XCTestCase {
         let gaveUp = Atomic<Int>(0)
     }
 
+    /// A read holding `slots`' one slot until `released` yields, then answering `answer`;
+    /// returns once it holds the slot.
+    private func holdTheOnlySlot(
+        of slots: RemoteReadSlots, _ counts: Counts, answering answer: Int
+    ) async -> (holder: Task<Int?, Never>, released: AsyncStream<Void>.Continuation) {
+        let (release, released) = AsyncStream.makeStream(of: Void.self)
+        let holder = Task {
+            await slots.withSlot { () async -> Int? in
+                counts.running.add(1, ordering: .sequentiallyConsistent)
+                for await _ in release { break }
+                return answer
+            }
+        }
+        while counts.running.load(ordering: .sequentiallyConsistent) == 0 { await Task.yield() }
+        return (holder, released)
+    }
+
     func testNoMoreReadsRunAtOnceThanSlotsAndEveryWaitingOneRuns() async {
         let slots = RemoteReadSlots(count: 3)
         let counts = Counts()
@@ -40,15 +57,7 @@ final class RemoteReadSlotsTests: XCTestCase {
     func testACancelledWaitReadsNothingAndLeavesTheSlotsAsTheyWere() async {
         let slots = RemoteReadSlots(count: 1)
         let counts = Counts()
-        let (release, released) = AsyncStream.makeStream(of: Void.self)
-        let holder = Task {
-            await slots.withSlot { () async -> Int? in
-                counts.running.add(1, ordering: .sequentiallyConsistent)
-                for await _ in release { break }
-                return 1
-            }
-        }
-        while counts.running.load(ordering: .sequentiallyConsistent) == 0 { await Task.yield() }
+        let (holder, released) = await holdTheOnlySlot(of: slots, counts, answering: 1)
         let gaveUp = Atomic<Bool>(false)
         let waiter = Task {
             let answer = await slots.withSlot { () async -> Int? in
@@ -76,15 +85,7 @@ final class RemoteReadSlotsTests: XCTestCase {
     func testDivertedWaitsGiveUpWithoutReadingWhileTheOthersWaitOn() async {
         let slots = RemoteReadSlots(count: 1)
         let counts = Counts()
-        let (release, released) = AsyncStream.makeStream(of: Void.self)
-        let holder = Task {
-            await slots.withSlot { () async -> Int? in
-                counts.running.add(1, ordering: .sequentiallyConsistent)
-                for await _ in release { break }
-                return 0
-            }
-        }
-        while counts.running.load(ordering: .sequentiallyConsistent) == 0 { await Task.yield() }
+        let (holder, released) = await holdTheOnlySlot(of: slots, counts, answering: 0)
         let diverted = (1...3).map { number in
             Task {
                 let answer = await slots.withSlot(unless: { counts.divert.load(ordering: .sequentiallyConsistent) }) { () async -> Int? in
