@@ -5,6 +5,17 @@ import XCTest
 final class RemoteTierHealthTests: XCTestCase {
     private let start = ContinuousClock.now
 
+    /// A rule whose medians have just said slow: four origin fetches of `origin` ms, then four
+    /// reads of `tier` ms, the last of which starts the check.
+    private func checkingRule(tier: Int, origin: Int, line: UInt = #line) -> RemoteSpeedRule {
+        var rule = RemoteSpeedRule(retestAfter: .seconds(5))
+        for _ in 0..<4 { XCTAssertNil(rule.recordOriginFetch(.milliseconds(origin), at: start), line: line) }
+        for _ in 0..<3 { XCTAssertNil(rule.recordTierRead(.milliseconds(tier), wasTest: false, at: start), line: line) }
+        XCTAssertEqual(rule.recordTierRead(.milliseconds(tier), wasTest: false, at: start),
+                       .checking(tier: .milliseconds(tier), origin: .milliseconds(origin)), "\(tier) against \(origin)", line: line)
+        return rule
+    }
+
     func testARetryWaitsOneToThreeOfTheTiersUsualTimesOrLongerWhenItIsThrottled() {
         let health = RemoteTierHealth(coolDown: .seconds(5))
         for _ in 0..<50 {
@@ -74,11 +85,7 @@ final class RemoteTierHealthTests: XCTestCase {
     }
 
     func testReadsSlowerThanTheOriginAreSkippedThenRetested() {
-        var rule = RemoteSpeedRule(retestAfter: .seconds(5))
-        for _ in 0..<4 { XCTAssertNil(rule.recordOriginFetch(.milliseconds(10), at: start)) }
-        for _ in 0..<3 { XCTAssertNil(rule.recordTierRead(.milliseconds(900), wasTest: false, at: start)) }
-        XCTAssertEqual(rule.recordTierRead(.milliseconds(900), wasTest: false, at: start),
-                       .checking(tier: .milliseconds(900), origin: .milliseconds(10)))
+        var rule = checkingRule(tier: 900, origin: 10)
         XCTAssertEqual(rule.decide(at: start), .test, "one read checks the medians")
         XCTAssertEqual(rule.decide(at: start), .timeOrigin, "the other loads go to the origin meanwhile")
         XCTAssertEqual(rule.recordTierRead(.milliseconds(850), wasTest: true, at: start),
@@ -164,20 +171,14 @@ final class RemoteTierHealthTests: XCTestCase {
     func testACheckBegunOnTheOriginsFirstFetchesJudgesByItsQuickerLaterOnes() {
         // The bench's 10x-slow tier: the origin's first fetches paid for the run's start (26 ms),
         // the ones during the check took 12 ms, the test read 96 ms.
-        var rule = RemoteSpeedRule(retestAfter: .seconds(5))
-        for _ in 0..<4 { XCTAssertNil(rule.recordOriginFetch(.milliseconds(26), at: start)) }
-        for _ in 0..<3 { XCTAssertNil(rule.recordTierRead(.milliseconds(121), wasTest: false, at: start)) }
-        XCTAssertEqual(rule.recordTierRead(.milliseconds(121), wasTest: false, at: start),
-                       .checking(tier: .milliseconds(121), origin: .milliseconds(26)))
+        var rule = checkingRule(tier: 121, origin: 26)
         XCTAssertEqual(rule.decide(at: start), .test)
         for _ in 0..<12 { XCTAssertNil(rule.recordOriginFetch(.milliseconds(12), at: start)) }
         XCTAssertEqual(rule.recordTierRead(.milliseconds(96), wasTest: true, at: start),
                        .becameSlow(tier: .milliseconds(96), origin: .milliseconds(12)))
 
         // Nor does a slower origin during the check (16 loads at once) pass a slow tier.
-        var crowded = RemoteSpeedRule(retestAfter: .seconds(5))
-        for _ in 0..<4 { XCTAssertNil(crowded.recordOriginFetch(.milliseconds(9), at: start)) }
-        for _ in 0..<4 { _ = crowded.recordTierRead(.milliseconds(90), wasTest: false, at: start) }
+        var crowded = checkingRule(tier: 90, origin: 9)
         XCTAssertEqual(crowded.decide(at: start), .test)
         for _ in 0..<12 { XCTAssertNil(crowded.recordOriginFetch(.milliseconds(40), at: start)) }
         XCTAssertEqual(crowded.recordTierRead(.milliseconds(90), wasTest: true, at: start),
@@ -197,11 +198,7 @@ final class RemoteTierHealthTests: XCTestCase {
         // The bench's case: a 90 ms tier in front of a 9 ms origin (an absolute floor of 100 ms
         // once let it through).
         for (tier, origin) in [(90, 9), (70, 2), (300, 30)] {
-            var rule = RemoteSpeedRule(retestAfter: .seconds(5))
-            for _ in 0..<4 { XCTAssertNil(rule.recordOriginFetch(.milliseconds(origin), at: start)) }
-            for _ in 0..<3 { XCTAssertNil(rule.recordTierRead(.milliseconds(tier), wasTest: false, at: start)) }
-            XCTAssertEqual(rule.recordTierRead(.milliseconds(tier), wasTest: false, at: start),
-                           .checking(tier: .milliseconds(tier), origin: .milliseconds(origin)), "\(tier) against \(origin)")
+            var rule = checkingRule(tier: tier, origin: origin)
             XCTAssertEqual(rule.decide(at: start), .test)
             XCTAssertEqual(rule.recordTierRead(.milliseconds(tier), wasTest: true, at: start),
                            .becameSlow(tier: .milliseconds(tier), origin: .milliseconds(origin)), "\(tier) against \(origin)")
