@@ -135,21 +135,30 @@ extension ImageLoader {
         progress: (@Sendable (LoadProgress) -> Void)?
     ) async throws(LoaderError) -> LoadedImage {
         let tier = remoteTier
-        if let tier, !options.refresh, let image = try await loadFromRemote(tier, url: target.url, key: target.key, options: options, cache: cache) {
-            return target.labelled(image)
+        var read = RemoteRead.notFound
+        if let tier, !options.refresh {
+            // The envelope's trailer is well under 1 KiB.
+            read = await tier.fetch(target.key, maxBytes: options.maxBytes + 1024)
+            if case .found(let object) = read {
+                if let image = try await loadFromRemote(object, of: tier, url: target.url, key: target.key, options: options, cache: cache) {
+                    return target.labelled(image)
+                }
+                // Stale, damaged or another build's: the origin's image replaces it (and the
+                // object's bytes are not held through the origin's fetch).
+                read = .notFound
+            }
         }
         let image: LoadedImage
         if let spec = target.spec {
             image = try await makeVariant(of: target, spec: spec, options: options, cache: cache, progress: progress)
         } else {
-            // The tier's speed rule is told what the origin took by `fetch`.
-            image = try await fetch(target.url, key: target.key, stale: stale, options: options, cache: cache, progress: progress)
+            image = try await fetch(target.url, key: target.key, stale: stale, options: options, cache: cache, tier: tier, progress: progress)
         }
         // What this run made: an original from the origin, or a variant it transformed (a spec that
         // changes nothing for the image answers with the original, which has its own key).
         let made = target.isVariant ? image.transformed : image.cacheType == .network
         guard let tier, made, let bytes = image.data else { return image }
-        await tier.upload(bytes, for: target.key)
+        await tier.upload(bytes, for: target.key, after: read)
         // A stored variant's bytes are its file now; an original's stay for a variant made of it.
         var uploaded = image
         if target.isVariant, uploaded.filePath != nil { uploaded.data = nil }

@@ -3,14 +3,12 @@ import FoundationEssentials
 /// The remote tier as a stage in front of a target's producer (see `ImageLoader+Flow`): nothing
 /// the tier does fails a load; a miss, a damaged object or an unreachable tier falls through.
 extension ImageLoader {
-    /// The tier's object for `key`, checked like an origin response (its checksum, then the
+    /// The tier's `object` for `key`, checked like an origin response (its checksum, then the
     /// decoders' validation) and within the max age counted from its `Last-Modified`, stored in the
-    /// disk cache; nil when the tier has no usable object.
+    /// disk cache; nil when it is of no use.
     func loadFromRemote(
-        _ tier: RemoteCacheTier, url: URL, key: CacheKey, options: LoadOptions, cache: DiskCache?
+        _ object: RemoteObject, of tier: RemoteCacheTier, url: URL, key: CacheKey, options: LoadOptions, cache: DiskCache?
     ) async throws(LoaderError) -> LoadedImage? {
-        // The envelope's trailer is well under 1 KiB.
-        guard let object = await tier.fetch(key, maxBytes: options.maxBytes + 1024) else { return nil }
         let now = configuration.diskCache.currentDate()
         let storedAt = min(object.lastModified ?? now, now)
         // An object has no expiry of its own: its age counts from when it was stored.

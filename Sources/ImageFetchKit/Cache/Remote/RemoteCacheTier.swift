@@ -38,9 +38,6 @@ final class RemoteCacheTier: Sendable {
         /// Reasons already given in a warning: a wrong secret refuses reads and writes alike,
         /// and one warning says so.
         var warnedReasons: Set<String> = []
-        /// Keys whose loads skipped the tier for its speed: to time the origin, judged slow, or
-        /// before it had answered a read (see `uploadTurn`).
-        var skippedForSpeed: Set<CacheKey> = []
         /// Uploads of loads that skipped the tier before it had answered any read, waiting to
         /// learn whether it is being filled (see `uploadTurn`), and their bytes.
         var deferred: [(image: Data, key: CacheKey)] = []
@@ -93,19 +90,19 @@ final class RemoteCacheTier: Sendable {
         }
     }
 
-    /// The object stored for `key`; nil for a miss, when the read failed, or when the health
-    /// rules skip the tier for this load.
-    func fetch(_ key: CacheKey, maxBytes: Int) async -> RemoteObject? {
+    /// The object stored for `key`, or why there is none for this load: a miss, a failed read
+    /// or a paused tier, or the health rules skipped the tier for its speed. The load passes the
+    /// answer on to `upload`.
+    func fetch(_ key: CacheKey, maxBytes: Int) async -> RemoteRead {
         watchForTheFirstAnswer()
-        return await readSlots.withSlot(unless: { divertsToOrigin(key) }) { await read(key, maxBytes: maxBytes) }
-    }
-
-    /// Whether `key`'s load goes to the origin without waiting for a read slot: the tier has not
-    /// answered soon enough to be waited for (`RemoteSpeedRule.divertsToOrigin`).
-    private func divertsToOrigin(_ key: CacheKey) -> Bool {
-        guard health.divertsToOrigin() else { return false }
-        state.withLock { _ = $0.skippedForSpeed.insert(key) }
-        return true
+        // Whether the load goes to the origin without waiting for a read slot: the tier has not
+        // answered soon enough to be waited for (`RemoteSpeedRule.divertsToOrigin`).
+        var diverted = false
+        let answer = await readSlots.withSlot(unless: {
+            diverted = health.divertsToOrigin()
+            return diverted
+        }) { await read(key, maxBytes: maxBytes) }
+        return answer ?? (diverted ? .skippedForSpeed : .notFound)
     }
 
     /// From the first read: once the engine is ready, waits `RemoteSpeedRule.suspicion`, and if
@@ -135,15 +132,13 @@ final class RemoteCacheTier: Sendable {
     }
 
     /// `fetch` once it has a read slot: whether to read is decided now, and the read timed from now.
-    private func read(_ key: CacheKey, maxBytes: Int) async -> RemoteObject? {
+    private func read(_ key: CacheKey, maxBytes: Int) async -> RemoteRead {
         let (admitted, events) = health.admitRead()
         announce(events)
         let pass: RemoteTierHealth.ReadPass
         switch admitted {
         case .read(let admitted): pass = admitted
-        case .skip(let skip):
-            if skip != .paused { state.withLock { _ = $0.skippedForSpeed.insert(key) } }
-            return nil
+        case .skip(let skip): return skip == .paused ? .notFound : .skippedForSpeed
         }
         // The speed rule times the attempt that answered: a retry's wait is the breaker's
         // business, and counted in would make a tier with a few 500s look slow.
@@ -157,15 +152,16 @@ final class RemoteCacheTier: Sendable {
             heard()
             state.withLock { $0.answeredARead = true }
             announce(health.readAnswered(after: ContinuousClock.now - start, pass, cold: cold, found: object != nil))
-            if object == nil {
+            guard let object else {
                 state.withLock { $0.report.misses += 1 }
                 releaseDeferredUploads()
+                return .notFound
             }
-            return object
+            return .found(object)
         } catch {
             heard()
             announce(health.readFailed(error, pass))
-            return nil
+            return .notFound
         }
     }
 
@@ -208,10 +204,10 @@ final class RemoteCacheTier: Sendable {
 
     /// Queues `image` to be stored as `key`'s object (read-write mode only); returns at once
     /// unless the backlog is full while uploads keep up, then when an uploader makes room. A
-    /// failure is counted, never reported to the load.
-    func upload(_ image: Data, for key: CacheKey) async {
+    /// failure is counted, never reported to the load. `read` is what the load's `fetch` answered.
+    func upload(_ image: Data, for key: CacheKey, after read: RemoteRead) async {
         guard configuration.mode == .readWrite else { return }
-        switch uploadTurn(image, for: key) {
+        switch uploadTurn(image, for: key, after: read) {
         case .now: break
         case .never, .deferred: return
         }
@@ -266,9 +262,9 @@ final class RemoteCacheTier: Sendable {
     /// tier's first answer went up, 16-27 PUTs a round (which nginx writes to the disk the
     /// worker's cache is on), the bench's rounds took 0.10-0.38 s longer than the origin rounds
     /// beside them.
-    private func uploadTurn(_ image: Data, for key: CacheKey) -> UploadTurn {
-        state.withLock { state in
-            guard state.skippedForSpeed.remove(key) != nil else { return .now }
+    private func uploadTurn(_ image: Data, for key: CacheKey, after read: RemoteRead) -> UploadTurn {
+        guard case .skippedForSpeed = read else { return .now }
+        return state.withLock { state in
             let answered = state.report.hits + state.report.misses + state.report.damaged > 0
             if answered { return Self.tierHoldsItsObjects(state.report) ? .never : .now }
             guard state.deferredBytes + image.count <= Self.uploadBudget else {
