@@ -18,7 +18,7 @@ struct HTTPRemoteCache: RemoteCaching {
         try await transfers.get(objectURL(for: key), headers: [:], maxBytes: maxBytes, heard: heard)
     }
 
-    func store(_ contents: Data, for key: CacheKey) async throws(RemoteFailure) {
+    func store(_ contents: Data, for key: CacheKey) async throws(RemoteFailure) -> Duration {
         try await transfers.put(contents, at: objectURL(for: key), headers: [:])
     }
 

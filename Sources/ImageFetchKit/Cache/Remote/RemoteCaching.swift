@@ -15,8 +15,9 @@ protocol RemoteCaching: Sendable {
     ///   status, refused credentials), sorted for the health rules.
     func fetch(_ key: CacheKey, maxBytes: Int, heard: @escaping @Sendable () -> Void) async throws(RemoteFailure) -> RemoteObject?
 
-    /// Stores `contents` as `key`'s object, replacing any.
-    func store(_ contents: Data, for key: CacheKey) async throws(RemoteFailure)
+    /// Stores `contents` as `key`'s object, replacing any; returns the PUT's time in libcurl
+    /// (`DownloadResponse.transferTime`).
+    func store(_ contents: Data, for key: CacheKey) async throws(RemoteFailure) -> Duration
 }
 
 /// One object as a remote tier returned it.

@@ -52,11 +52,6 @@ struct RemoteSpeedRule: Sendable {
     static let margin = Duration.milliseconds(50)
     static let writeFloor = Duration.milliseconds(250)
     static let suspicion = Duration.milliseconds(50)
-    /// How many times an origin fetch a PUT may take for a run filling the tier to keep waiting
-    /// for its uploads while reads skip it (`RemoteTierHealth.uploadsMayHoldLoads`): four workers
-    /// filling a loopback tier at once took 14-26 ms a PUT against 22-32 ms; a tier ten times
-    /// slower than the origin, 114 ms against 17 ms.
-    static let paceRatio = 2
 
     let retestAfter: Duration
     private var tier = LatencyWindow()
@@ -219,10 +214,16 @@ struct RemoteSpeedRule: Sendable {
         writes.add(time)
     }
 
-    /// Whether recent uploads took at most `paceRatio` times the origin's fetches (medians).
+    /// Whether recent uploads are not slow beside the origin's fetches by the rule reads are
+    /// judged by (`isSlow`, medians): for a run filling the tier to keep waiting for its uploads
+    /// while reads skip it (`RemoteTierHealth.uploadsMayHoldLoads`). Why not a tighter bound:
+    /// four workers filling a loopback tier at once, whose 404s a busy nginx answered slowly
+    /// enough to be skipped, dropped 6-80 uploads each when a PUT had to take at most twice an
+    /// origin transfer; a tier ten times slower than the origin took 114 ms a PUT against 17 ms,
+    /// slow by either rule.
     var writesKeepPace: Bool {
         guard writes.count >= Self.minimumSamples, let writeMedian = writes.median, let originMedian = origin.median else { return false }
-        return writeMedian <= originMedian * Self.paceRatio
+        return !Self.isSlow(writeMedian, against: originMedian)
     }
 
     /// Whether recent uploads took far longer than the origin's fetches.

@@ -62,10 +62,12 @@ struct RemoteTransfers: Sendable {
         }
     }
 
-    /// Puts `body` at `url`, signed with `signing` when given.
-    func put(_ body: Data, at url: URL, headers: [String: String], signing: Signing? = nil) async throws(RemoteFailure) {
+    /// Puts `body` at `url`, signed with `signing` when given; returns the transfer's time in
+    /// libcurl, as the origin's fetches are timed (`DownloadResponse.transferTime`).
+    func put(_ body: Data, at url: URL, headers: [String: String], signing: Signing? = nil) async throws(RemoteFailure) -> Duration {
         do {
-            _ = try await uploader.load(DownloadRequest(url: url, headers: headers, options: options(signing), method: .put(body: body)))
+            let response = try await uploader.load(DownloadRequest(url: url, headers: headers, options: options(signing), method: .put(body: body)))
+            return response.transferTime
         } catch {
             throw failure(error)
         }

@@ -33,9 +33,9 @@ struct S3RemoteCache: RemoteCaching {
             objectURL(for: key), headers: headers(payload: Data(), signer), maxBytes: maxBytes, signing: signing(signer), heard: heard)
     }
 
-    func store(_ contents: Data, for key: CacheKey) async throws(RemoteFailure) {
+    func store(_ contents: Data, for key: CacheKey) async throws(RemoteFailure) -> Duration {
         let signer = try await credentials.credentials()
-        try await transfers.put(contents, at: objectURL(for: key), headers: headers(payload: contents, signer), signing: signing(signer))
+        return try await transfers.put(contents, at: objectURL(for: key), headers: headers(payload: contents, signer), signing: signing(signer))
     }
 
     /// Path style on a custom endpoint (what S3-compatible stores take); virtual-hosted on AWS.

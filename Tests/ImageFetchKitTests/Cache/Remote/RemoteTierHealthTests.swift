@@ -47,6 +47,8 @@ final class RemoteTierHealthTests: XCTestCase {
         for _ in 0..<4 { _ = fill.writeSucceeded(after: .milliseconds(20)) }
         XCTAssertTrue(fill.uploadsMayHoldLoads(filling: true), "a tier being filled with PUTs as quick as the origin: its uploads go on")
         XCTAssertFalse(fill.uploadsMayHoldLoads(filling: false), "a tier that holds the objects: re-uploads are dropped")
+        for _ in 0..<4 { _ = fill.writeSucceeded(after: .milliseconds(60)) }
+        XCTAssertTrue(fill.uploadsMayHoldLoads(filling: true), "PUTs of 60 ms against 25 ms are not slow by the reads' rule: the fill goes on")
 
         let slow = RemoteTierHealth(coolDown: .seconds(5))
         for _ in 0..<4 { _ = slow.originFetched(after: .milliseconds(17)) }
