@@ -110,6 +110,29 @@ final class RemoteUploadBacklog: Sendable {
         }
     }
 
+    /// Adds every one of `uploads`, past the budget if need be, handing them to idle uploaders
+    /// first; returns how many it took: none after `close()`. For images held in memory already
+    /// (the tier's deferred uploads, see `RemoteCacheTier.releaseDeferredUploads`), which moving
+    /// in adds nothing to: later `put`s wait, and `offer`s fail, until the backlog is back
+    /// within its budget.
+    func admit(_ uploads: [Upload]) -> Int {
+        let handedOver: [(taker: CheckedContinuation<Upload?, Never>, upload: Upload)]? = state.withLock { state in
+            guard !state.isClosed else { return nil }
+            var handedOver: [(taker: CheckedContinuation<Upload?, Never>, upload: Upload)] = []
+            for upload in uploads {
+                if state.idleTakers.isEmpty {
+                    state.append(upload)
+                } else {
+                    handedOver.append((state.idleTakers.removeFirst(), upload))
+                }
+            }
+            return handedOver
+        }
+        guard let handedOver else { return 0 }
+        for (taker, upload) in handedOver { taker.resume(returning: upload) }
+        return uploads.count
+    }
+
     /// The oldest waiting upload, waiting for one when there is none; nil once the backlog is
     /// closed and empty.
     func take() async -> Upload? {

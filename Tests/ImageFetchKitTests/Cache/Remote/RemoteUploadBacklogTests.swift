@@ -86,6 +86,22 @@ final class RemoteUploadBacklogTests: XCTestCase {
         XCTAssertEqual(taken?.image.count, 5000)
     }
 
+    func testAdmittedUploadsGoPastTheBudgetAndHoldLaterOffersUntilItIsBackWithin() async {
+        let backlog = RemoteUploadBacklog(byteBudget: 1000)
+        let idle = Task { await backlog.take() }
+        // Time for the uploader to find the backlog empty and wait: admitted uploads must wake it.
+        try? await Task.sleep(for: .milliseconds(100))
+        XCTAssertEqual(backlog.admit((0..<6).map { upload($0, bytes: 250) }), 6)
+        let handed = await idle.value
+        XCTAssertEqual(handed?.key, CacheKey("https://img.example/0.jpg"), "the idle uploader gets the first")
+        XCTAssertEqual(backlog.waitingBytes, 1250, "the other five wait, past the budget of 1000")
+        XCTAssertFalse(backlog.offer(upload(6, bytes: 10)), "an offer to a backlog past its budget fails")
+        for number in 1...2 { _ = await backlog.take().map { XCTAssertEqual($0.key, CacheKey("https://img.example/\(number).jpg")) } }
+        XCTAssertTrue(backlog.offer(upload(7, bytes: 250)), "back within the budget: offers are taken again")
+        backlog.close()
+        XCTAssertEqual(backlog.admit([upload(8, bytes: 10)]), 0, "nothing is taken once closed")
+    }
+
     func testCloseEndsIdleTakersKeepsWaitingUploadsAndDropsLaterPuts() async throws {
         let backlog = RemoteUploadBacklog(byteBudget: 1000)
         let idle = Task { await backlog.take() }
