@@ -217,10 +217,10 @@ struct RemoteSpeedRule: Sendable {
     /// Whether recent uploads are not slow beside the origin's fetches by the rule reads are
     /// judged by (`isSlow`, medians): for a run filling the tier to keep waiting for its uploads
     /// while reads skip it (`RemoteTierHealth.uploadsMayHoldLoads`). Why not a tighter bound:
-    /// four workers filling a loopback tier at once, whose 404s a busy nginx answered slowly
-    /// enough to be skipped, dropped 6-80 uploads each when a PUT had to take at most twice an
-    /// origin transfer; a tier ten times slower than the origin took 114 ms a PUT against 17 ms,
-    /// slow by either rule.
+    /// when a PUT had to take at most twice an origin transfer, three of four workers filling a
+    /// loopback tier at once, whose 404s a busy nginx answered slowly enough to be skipped,
+    /// dropped 6, 14 and 80 uploads (one run of `scripts/bench remote`); a tier ten times slower
+    /// than the origin took 114 ms a PUT against 17 ms, slow by either rule.
     var writesKeepPace: Bool {
         guard writes.count >= Self.minimumSamples, let writeMedian = writes.median, let originMedian = origin.median else { return false }
         return !Self.isSlow(writeMedian, against: originMedian)
