@@ -285,9 +285,10 @@ final class RemoteCacheTier: Sendable {
     }
 
     /// The tier has answered a read: the uploads kept for that go up now, or are dropped as most
-    /// likely stored. They join the backlog past its budget (they are in memory already): offered
-    /// to a full backlog, four workers starting together to fill a tier that answered its first
-    /// reads late dropped 2-10 of them each (`scripts/bench remote`, three runs), the fill short.
+    /// likely stored. They join the backlog past its budget (they are in memory already) rather
+    /// than being offered to it and dropped when it is full: four workers starting together to
+    /// fill a tier, with them offered, dropped 2, 3 and 10 uploads in three runs of `scripts/bench
+    /// remote`, and 0 in the next three with them admitted.
     private func releaseDeferredUploads() {
         let (released, holds) = state.withLock { state -> ([(image: Data, key: CacheKey)], Bool) in
             guard !state.deferred.isEmpty else { return ([], false) }
