@@ -39,13 +39,33 @@ final class RemoteCacheTier: Sendable {
         /// and one warning says so.
         var warnedReasons: Set<String> = []
         /// Uploads of loads that skipped the tier before it had answered any read, waiting to
-        /// learn whether it is being filled (see `uploadTurn`), and their bytes.
-        var deferred: [(image: Data, key: CacheKey)] = []
-        var deferredBytes = 0
+        /// learn whether it is being filled (see `uploadTurn`).
+        var deferred = DeferredUploads()
         /// The tier has answered a read: reads begun from then on find the engine started.
         var answeredARead = false
         /// The first read started the watch for an answer (`watchForTheFirstAnswer`).
         var watching = false
+    }
+
+    /// Images kept until the tier's first answer, held to a byte budget.
+    private struct DeferredUploads {
+        private var uploads: [RemoteUploadBacklog.Upload] = []
+        private var bytes = 0
+
+        /// Keeps `upload` if it fits within `budget` bytes with those kept; false, keeping
+        /// nothing, if it does not.
+        mutating func keep(_ upload: RemoteUploadBacklog.Upload, within budget: Int) -> Bool {
+            guard bytes + upload.image.count <= budget else { return false }
+            uploads.append(upload)
+            bytes += upload.image.count
+            return true
+        }
+
+        /// Every upload kept, leaving none.
+        mutating func takeAll() -> [RemoteUploadBacklog.Upload] {
+            defer { self = DeferredUploads() }
+            return uploads
+        }
     }
 
     /// Some read has had bytes, an answer or a failure from the tier: it is answering. Set per
@@ -258,24 +278,22 @@ final class RemoteCacheTier: Sendable {
     /// read the tier had answered found its object is not uploaded: the tier most likely holds
     /// this one too. One that skipped it before it had answered anything waits to learn which it
     /// is (within `uploadBudget` bytes; beyond, it goes up if the backlog has room, as a tier
-    /// being filled would want, without waiting for room, as a slow one would not): a tier being
-    /// filled answers with misses, and the image goes up then. Why: a fresh worker in front of a filled tier ten
-    /// times slower than the origin re-uploaded what it skipped (8-12 PUTs went through, 555-724
-    /// were dropped) and took 0.57-0.61 s against 0.52-0.56 s with the tier read-only (three runs
-    /// each on a tmpfs; the origin alone 0.46-0.48 s); once only the loads skipped before the
-    /// tier's first answer went up, 16-27 PUTs a round (which nginx writes to the disk the
-    /// worker's cache is on), the bench's rounds took 0.10-0.38 s longer than the origin rounds
-    /// beside them. Dropped instead of offered beyond the budget, 18 loads of one of four workers
-    /// starting together to fill a tier (5 MB) left it 2 objects short in a run of `scripts/bench`.
+    /// being filled would want, without waiting for room, as a slow one would not): a tier
+    /// being filled answers with misses, and the image goes up then. Why: a fresh worker in
+    /// front of a filled tier ten times slower than the origin re-uploaded what it skipped (8-12
+    /// PUTs went through, 555-724 were dropped) and took 0.57-0.61 s against 0.52-0.56 s with the
+    /// tier read-only (three runs each on a tmpfs; the origin alone 0.46-0.48 s); once only the
+    /// loads skipped before the tier's first answer went up, 16-27 PUTs a round (which nginx
+    /// writes to the disk the worker's cache is on), the bench's rounds took 0.10-0.38 s longer
+    /// than the origin rounds beside them. Dropped instead of offered beyond the budget, 18 loads
+    /// of one of four workers starting together to fill a tier (5 MB) left it 2 objects short in
+    /// a run of `scripts/bench`.
     private func uploadTurn(_ image: Data, for key: CacheKey, after read: RemoteRead) -> UploadTurn {
         guard case .skippedForSpeed = read else { return .now }
         return state.withLock { state in
             let answered = state.report.hits + state.report.misses + state.report.damaged > 0
             if answered { return Self.tierHoldsItsObjects(state.report) ? .never : .now }
-            guard state.deferredBytes + image.count <= Self.uploadBudget else { return .ifRoom }
-            state.deferred.append((image, key))
-            state.deferredBytes += image.count
-            return .deferred
+            return state.deferred.keep((image, key), within: Self.uploadBudget) ? .deferred : .ifRoom
         }
     }
 
@@ -290,13 +308,8 @@ final class RemoteCacheTier: Sendable {
     /// fill a tier, with them offered, dropped 2, 3 and 10 uploads in three runs of `scripts/bench
     /// remote`, and 0 in the next three with them admitted.
     private func releaseDeferredUploads() {
-        let (released, holds) = state.withLock { state -> ([(image: Data, key: CacheKey)], Bool) in
-            guard !state.deferred.isEmpty else { return ([], false) }
-            defer {
-                state.deferred = []
-                state.deferredBytes = 0
-            }
-            return (state.deferred, Self.tierHoldsItsObjects(state.report))
+        let (released, holds) = state.withLock { state in
+            (state.deferred.takeAll(), Self.tierHoldsItsObjects(state.report))
         }
         guard !released.isEmpty, !holds else { return }
         let taken = uploadQueue().backlog.admit(released)
@@ -348,9 +361,7 @@ final class RemoteCacheTier: Sendable {
     func finish() async -> RemoteCacheReport {
         // Kept for an answer that never came: not uploaded.
         state.withLock { state in
-            state.report.uploadFailures += state.deferred.count
-            state.deferred = []
-            state.deferredBytes = 0
+            state.report.uploadFailures += state.deferred.takeAll().count
         }
         if let queue = uploads.withLock({ $0 }) {
             queue.backlog.close()
