@@ -13,6 +13,13 @@ final class RemoteCacheHealthTests: RemoteCacheTestCase {
         try server.reset()
     }
 
+    /// The loads the summary counts as sent to the origin for the tier's speed (`N loads skipped
+    /// it` after `slower than the origin`); 0 when it names none.
+    private func loadsSkippedForSpeed(_ result: Imgfetch.Result) -> Int {
+        guard let match = result.stderr.firstMatch(of: /slower than the origin [0-9]+ times?, ([0-9]+) loads skipped it/) else { return 0 }
+        return Int(match.1) ?? 0
+    }
+
     private func cacheTypes(_ result: Imgfetch.Result) throws -> [String: Int] {
         try jsonObjects(result.stdout).reduce(into: [:]) { counts, object in counts[object["cache"] as? String ?? "?", default: 0] += 1 }
     }
@@ -47,16 +54,15 @@ final class RemoteCacheHealthTests: RemoteCacheTestCase {
 
         XCTAssertEqual(worker.status, 0, worker.stderr)
         let types = try cacheTypes(worker)
-        if sanitizerInUse == nil {
-            XCTAssertEqual(types, ["remote": 30, "network": 30])
-            XCTAssertEqual(try originRequests(), 30)
-        } else {
-            // Slowed several times over, the worker may see no answer 50 ms after the start and
-            // send the loads behind its first reads to the origin (RemoteSpeedRule): under
-            // ThreadSanitizer 20 of the present objects came from there.
-            XCTAssertEqual(types["remote", default: 0] + types["network", default: 0], 60, "\(types)")
-            XCTAssertEqual(try originRequests(), types["network", default: 0])
-        }
+        // A worker that sees no answer 50 ms after the start sends the loads behind its first
+        // reads to the origin (RemoteSpeedRule): under ThreadSanitizer 20 of the present objects
+        // came from there, and 11 once in a full `swift test` here. Each is one of the loads its
+        // summary counts as skipping the tier; with none, every present object came from it.
+        let skipped = loadsSkippedForSpeed(worker)
+        XCTAssertEqual(types["remote", default: 0] + types["network", default: 0], 60, "\(types)")
+        XCTAssertLessThanOrEqual(types["remote", default: 0], 30, "\(types)")
+        XCTAssertGreaterThanOrEqual(types["remote", default: 0], 30 - skipped, "\(types), \(skipped) skipped: \(worker.stderr)")
+        XCTAssertEqual(try originRequests(), types["network", default: 0])
         XCTAssertEqual(warnings(worker).count, 1, worker.stderr)
         XCTAssertTrue(warnings(worker).first?.contains("refused an upload (The server answered HTTP 403") == true, worker.stderr)
         XCTAssertTrue(warnings(worker).first?.contains("this run only reads from it") == true, worker.stderr)

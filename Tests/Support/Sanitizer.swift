@@ -9,10 +9,3 @@ public func skipUnderSanitizer() throws {
         throw XCTSkip("measures memory, which \(kind) sanitizer's allocator changes")
     }
 }
-
-/// The sanitizer the suite runs under (`scripts/test --sanitize KIND`), if any: the binaries it
-/// builds run several times slower, which moves what the tier's speed rules see.
-public var sanitizerInUse: String? {
-    guard let kind = ProcessInfo.processInfo.environment["IMGFETCH_TEST_SANITIZER"], !kind.isEmpty else { return nil }
-    return kind
-}
