@@ -129,6 +129,29 @@ final class RemoteCacheHealthTests: RemoteCacheTestCase {
         XCTAssertLessThan(elapsed, .seconds(20), "400 reads of 200 ms, 2 at a time, would take 40 s: \(decisions)")
     }
 
+    func testAFillWhoseReadsLookSlowSendsTheUploadsAFullBacklogTurnedAwayAtTheEnd() throws {
+        let nginx = try startNginx()
+        // 40 images of 480 KB (19 MB): the loads sent to the origin before the tier's first
+        // answer outrun 4 uploaders whose PUTs take 30 ms, past the 4 MiB kept for that answer
+        // and the 4 MiB backlog, while nothing yet says whether uploads keep pace.
+        let names = (0..<40).map { "noise\($0).png" }
+        try serveNoisePNGs(names, side: 400)
+        let urls = names.map { url("/\($0)") }
+        let proxy = try FaultProxy.start(upstream: nginx.davURL, faults: .init(delay: .milliseconds(400), putDelay: .milliseconds(30)))
+
+        let filler = try worker("w", ["prefetch", "-v", "-j", "16", "--remote-cache", proxy.url(for: nginx.davURL).absoluteString, try writeList(urls)])
+
+        XCTAssertEqual(filler.status, 0, filler.stderr)
+        let decisions = lines(filler.stderr).filter { !$0.hasPrefix("imgfetch: network ") }.joined(separator: "\n")
+        // No read answered for 400 ms, so the loads behind the first 16 went to the origin, and
+        // PUTs kept pace (30 ms is not 50 ms over the origin's time): every image reached the
+        // tier, those a full backlog turned away included (4 of 40 in a run here; with them
+        // dropped, that run ended "36 uploaded, 4 not uploaded").
+        XCTAssertTrue(filler.stderr.contains("no read has answered 50 ms after the start"), decisions)
+        XCTAssertTrue(filler.stderr.contains("40 uploaded, 0 not uploaded"), decisions)
+        XCTAssertEqual(nginx.storedObjects().count, 40, decisions)
+    }
+
     func testAnUnreachableTierPausesBothDirectionsWithOneWarning() throws {
         let port = try LocalPort.free()
         let urls = distinctURLs(20)

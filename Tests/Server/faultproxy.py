@@ -3,6 +3,7 @@
 tier (nginx WebDAV) on 127.0.0.1 and passes every request on, except the ones its faults answer.
 
 Usage: faultproxy.py UPSTREAM_PORT [--fail-every N] [--fail-status S] [--put-status S] [--delay-ms MS]
+                     [--put-delay-ms MS]
 Prints "PORT <n>" once it listens on an ephemeral port, then serves until stdin closes (so it never
 outlives the test process that started it).
 
@@ -10,6 +11,7 @@ outlives the test process that started it).
                    instead of being passed on
   --put-status S   every PUT is answered S (e.g. 403) instead of being passed on
   --delay-ms MS    every request waits MS ms before it is passed on (a slow tier)
+  --put-delay-ms MS  every PUT waits MS ms instead (a tier slow to read, quick to write)
 
 GET /_proxy/stats (never passed on, never counted) answers JSON: requests per method, requests
 passed on per method, faults answered per status, and the most requests of each method that were
@@ -25,12 +27,13 @@ import time
 
 
 class Proxy:
-    def __init__(self, upstream_port, fail_every, fail_status, put_status, delay_ms):
+    def __init__(self, upstream_port, fail_every, fail_status, put_status, delay_ms, put_delay_ms):
         self.upstream_port = upstream_port
         self.fail_every = fail_every
         self.fail_status = fail_status
         self.put_status = put_status
         self.delay = delay_ms / 1000.0
+        self.put_delay = self.delay if put_delay_ms is None else put_delay_ms / 1000.0
         self.lock = threading.Lock()
         self.count = 0
         self.requests = {}
@@ -111,8 +114,9 @@ class Handler(http.server.BaseHTTPRequestHandler):
 
     def pass_on(self, body):
         status = self.proxy.fault_for(self.command)
-        if self.proxy.delay:
-            time.sleep(self.proxy.delay)
+        delay = self.proxy.put_delay if self.command == "PUT" else self.proxy.delay
+        if delay:
+            time.sleep(delay)
         if status is not None:
             self.reply(status, b"injected fault\n", [("Content-Type", "text/plain")])
             return
@@ -145,13 +149,14 @@ class Server(socketserver.ThreadingMixIn, http.server.HTTPServer):
 def main():
     args = sys.argv[1:]
     upstream = int(args.pop(0))
-    options = {"--fail-every": 0, "--fail-status": 500, "--put-status": 0, "--delay-ms": 0}
+    options = {"--fail-every": 0, "--fail-status": 500, "--put-status": 0, "--delay-ms": 0, "--put-delay-ms": None}
     while args:
         name = args.pop(0)
         if name not in options or not args:
             sys.exit(f"faultproxy.py: unknown option {name}")
         options[name] = int(args.pop(0))
-    Handler.proxy = Proxy(upstream, options["--fail-every"], options["--fail-status"], options["--put-status"], options["--delay-ms"])
+    Handler.proxy = Proxy(upstream, options["--fail-every"], options["--fail-status"], options["--put-status"], options["--delay-ms"],
+                          options["--put-delay-ms"])
     server = Server(("127.0.0.1", 0), Handler)
     threading.Thread(target=server.serve_forever, daemon=True).start()
     print(f"PORT {server.server_address[1]}", flush=True)

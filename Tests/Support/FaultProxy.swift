@@ -18,12 +18,15 @@ public final class FaultProxy: Sendable {
         public var putStatus: Int?
         /// Every request waits this long before it is passed on (or answered).
         public var delay: Duration = .zero
+        /// Every PUT waits this long instead of `delay`; nil for `delay`.
+        public var putDelay: Duration?
 
-        public init(failEvery: Int = 0, failStatus: Int = 500, putStatus: Int? = nil, delay: Duration = .zero) {
+        public init(failEvery: Int = 0, failStatus: Int = 500, putStatus: Int? = nil, delay: Duration = .zero, putDelay: Duration? = nil) {
             self.failEvery = failEvery
             self.failStatus = failStatus
             self.putStatus = putStatus
             self.delay = delay
+            self.putDelay = putDelay
         }
     }
 
@@ -41,13 +44,18 @@ public final class FaultProxy: Sendable {
         }
     }
 
+    private static func milliseconds(_ duration: Duration) -> String {
+        let (seconds, attoseconds) = duration.components
+        return String(seconds * 1000 + attoseconds / 1_000_000_000_000_000)
+    }
+
     /// Starts a proxy to `upstream` (its scheme and port; paths pass unchanged).
     public static func start(upstream: URL, faults: Faults) throws -> FaultProxy {
         guard let port = upstream.port else { throw TestServer.Failure.couldNotStart("the upstream \(upstream) names no port") }
         var arguments = [String(port), "--fail-every", String(faults.failEvery), "--fail-status", String(faults.failStatus)]
         if let status = faults.putStatus { arguments += ["--put-status", String(status)] }
-        let (seconds, attoseconds) = faults.delay.components
-        arguments += ["--delay-ms", String(seconds * 1000 + attoseconds / 1_000_000_000_000_000)]
+        arguments += ["--delay-ms", milliseconds(faults.delay)]
+        if let putDelay = faults.putDelay { arguments += ["--put-delay-ms", milliseconds(putDelay)] }
         return FaultProxy(try ServerScriptProcess(script: "faultproxy.py", arguments, what: "the fault proxy"))
     }
 

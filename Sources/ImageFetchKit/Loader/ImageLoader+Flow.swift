@@ -158,7 +158,7 @@ extension ImageLoader {
         // changes nothing for the image answers with the original, which has its own key).
         let made = target.isVariant ? image.transformed : image.cacheType == .network
         guard let tier, made, let bytes = image.data else { return image }
-        await tier.upload(bytes, for: target.key, after: read)
+        await tier.upload(bytes, for: target.key, storedAt: image.filePath, after: read)
         // A stored variant's bytes are its file now; an original's stay for a variant made of it.
         var uploaded = image
         if target.isVariant, uploaded.filePath != nil { uploaded.data = nil }

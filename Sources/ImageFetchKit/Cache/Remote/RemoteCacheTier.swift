@@ -13,9 +13,10 @@ import Synchronization
 /// `RemoteUploadBacklog`). A load waits for room only while uploads keep up (writes neither
 /// paused nor refused, PUTs not far slower than origin fetches, reads not skipping the tier as
 /// slow unless the run is filling it with PUTs that keep pace: `uploadsMayHoldLoads`);
-/// otherwise an upload that finds the backlog full is dropped and counted, so uploads never
-/// hold up the results of a struggling tier. `finish()` waits for the backlog to drain, or, with
-/// such a tier, cancels the uploads under way. Reads run `-j` at a time (`RemoteReadSlots`),
+/// otherwise an upload that finds the backlog full is turned away, so uploads never hold up the
+/// results of a struggling tier: kept by its disk cache file (`RemoteUnsentUploads`) and sent
+/// at `finish()` if the tier keeps pace by then, else counted as not uploaded. `finish()` waits
+/// for the backlog to drain, or, with such a tier, cancels the uploads under way. Reads run `-j` at a time (`RemoteReadSlots`),
 /// uploads in slots of their own: an upload never holds up a read. The loads waiting for a read
 /// slot decide once they have one, so when the tier stalls, those in flight pay one timeout
 /// together and the breaker it opens sends the waiting ones to the origin; but a tier that has
@@ -41,6 +42,9 @@ final class RemoteCacheTier: Sendable {
         /// Uploads of loads that skipped the tier before it had answered any read, waiting to
         /// learn whether it is being filled (see `uploadTurn`).
         var deferred = DeferredUploads()
+        /// Uploads a full backlog turned away while loads could not wait: sent at `finish()`
+        /// if the tier keeps pace by then.
+        var unsent = RemoteUnsentUploads()
         /// The tier has answered a read: reads begun from then on find the engine started.
         var answeredARead = false
         /// The first read started the watch for an answer (`watchForTheFirstAnswer`).
@@ -224,8 +228,10 @@ final class RemoteCacheTier: Sendable {
 
     /// Queues `image` to be stored as `key`'s object (read-write mode only); returns at once
     /// unless the backlog is full while uploads keep up, then when an uploader makes room. A
-    /// failure is counted, never reported to the load. `read` is what the load's `fetch` answered.
-    func upload(_ image: Data, for key: CacheKey, after read: RemoteRead) async {
+    /// failure is counted, never reported to the load. `read` is what the load's `fetch` answered;
+    /// `path` is the disk cache's file of the image, if it has one: an upload the backlog has no
+    /// room for while loads may not wait is kept by it for `finish()`.
+    func upload(_ image: Data, for key: CacheKey, storedAt path: String?, after read: RemoteRead) async {
         guard configuration.mode == .readWrite else { return }
         let turn = uploadTurn(image, for: key, after: read)
         switch turn {
@@ -236,7 +242,10 @@ final class RemoteCacheTier: Sendable {
         if turn == .now, uploadsMayHoldLoads {
             await queue.backlog.put((image, key))
         } else if !queue.backlog.offer((image, key)) {
-            state.withLock { $0.report.uploadFailures += 1 }
+            state.withLock { state in
+                let kept = path.map { state.unsent.keep(key, storedAt: $0) } ?? false
+                if !kept { state.report.uploadFailures += 1 }
+            }
         }
     }
 
@@ -363,7 +372,9 @@ final class RemoteCacheTier: Sendable {
         state.withLock { state in
             state.report.uploadFailures += state.deferred.takeAll().count
         }
+        let unsent = state.withLock { $0.unsent.takeAll() }
         if let queue = uploads.withLock({ $0 }) {
+            await send(unsent, to: queue.backlog)
             queue.backlog.close()
             // With a tier the loads may not wait for (reads skip it as slow, writes paused or
             // refused), the uploads under way would hold the run's end for a tier's slow
@@ -375,6 +386,25 @@ final class RemoteCacheTier: Sendable {
         return state.withLock { state in
             state.report.health = counts
             return state.report
+        }
+    }
+
+    /// The uploads turned away while loads could not wait, read back from the disk cache, if
+    /// uploads may hold loads now (a fill whose PUTs keep pace: the run ends when its uploads do);
+    /// otherwise, or when a file is gone, counted as not uploaded.
+    private func send(_ unsent: [RemoteUnsentUploads.Unsent], to backlog: RemoteUploadBacklog) async {
+        guard !unsent.isEmpty else { return }
+        guard uploadsMayHoldLoads else {
+            state.withLock { $0.report.uploadFailures += unsent.count }
+            return
+        }
+        announce([.sendingUnsent(unsent.count)])
+        for upload in unsent {
+            if let image = RemoteUnsentUploads.image(of: upload) {
+                await backlog.put((image, upload.key))
+            } else {
+                state.withLock { $0.report.uploadFailures += 1 }
+            }
         }
     }
 

@@ -13,6 +13,8 @@ enum RemoteTierEvent: Sendable, Equatable, CustomStringConvertible {
     case retrying(Direction, reason: String)
     case testingSpeed
     case speed(RemoteSpeedRule.Change)
+    /// Uploads the backlog had no room for during the loads go up from the disk cache at the end.
+    case sendingUnsent(Int)
 
     var description: String {
         switch self {
@@ -22,6 +24,8 @@ enum RemoteTierEvent: Sendable, Equatable, CustomStringConvertible {
         case .readOnly(let reason): "writes stop for this run (reads go on): \(reason)"
         case .retrying(let direction, let reason): "\(direction == .reads ? "a read" : "an upload") is tried once more: \(reason)"
         case .testingSpeed: "one read tests whether the tier is still slower than the origin"
+        case .sendingUnsent(let count):
+            "\(count) upload\(count == 1 ? "" : "s") turned away by a full backlog while loads could not wait go up now, read back from the disk cache"
         case .speed(.checking(let tier, let origin)):
             "reads look slow, \(Self.milliseconds(tier)) against \(Self.milliseconds(origin)) from the origin; loads go to the origin while one more read checks"
         case .speed(.becameSlow(let tier, let origin)):
