@@ -29,6 +29,13 @@ int imgfetch_avif_encode(const uint8_t *rgba, uint32_t width, uint32_t height, i
     avifEncoder *encoder = avif_encoder_api.create();
     avifResult result = image != NULL && encoder != NULL ? AVIF_RESULT_OK : AVIF_RESULT_OUT_OF_MEMORY;
     if (result == AVIF_RESULT_OK) {
+        // Said in the file, as avifenc writes an sRGB image, rather than left unspecified (libavif
+        // 0.11's default), which a decoder may read as BT.709's matrix: the YUV below is BT.601's,
+        // and the pixels sRGB unless a kept ICC profile says what they are.
+        image->matrixCoefficients = AVIF_MATRIX_COEFFICIENTS_BT601;
+        int has_profile = metadata != NULL && metadata->icc != NULL;
+        image->colorPrimaries = has_profile ? AVIF_COLOR_PRIMARIES_UNSPECIFIED : AVIF_COLOR_PRIMARIES_BT709;
+        image->transferCharacteristics = has_profile ? AVIF_TRANSFER_CHARACTERISTICS_UNSPECIFIED : AVIF_TRANSFER_CHARACTERISTICS_SRGB;
         avifRGBImage rgb;
         avif_encoder_api.rgb_set_defaults(&rgb, image);
         rgb.format = AVIF_RGB_FORMAT_RGBA;

@@ -140,6 +140,13 @@ final class TransformCommandTests: EndToEndTestCase {
         XCTAssertEqual(decoded.status, 0, decoded.stderr)
         let psnr = try PillowReference.psnr(source: served.appendingPathComponent("landscape.jpg"), output: png, fit: "inside")
         XCTAssertGreaterThanOrEqual(psnr, 25, "\(psnr) dB against Pillow's Lanczos (quality 50 is lossy)")
+        // The colour description says sRGB with BT.601's matrix, as avifenc writes, not "unspecified".
+        let info = try Shell.run("avifdec --info '\(try path(object).path)'")
+        XCTAssertEqual(info.status, 0, info.stderr)
+        let cicp = ["Color Primaries", "Transfer Char.", "Matrix Coeffs."].map { name in
+            lines(info.stdout).first { $0.contains(name) }?.split(separator: ":").last?.trimmingCharacters(in: .whitespaces)
+        }
+        XCTAssertEqual(cicp, ["1", "13", "6"], info.stdout)
     }
 
     func testAlphaIsKeptInPNGAndWebPVariants() throws {
