@@ -389,17 +389,21 @@ final class RemoteCacheTier: Sendable {
         }
     }
 
-    /// The uploads turned away while loads could not wait, read back from the disk cache, if
-    /// uploads may hold loads now (a fill whose PUTs keep pace: the run ends when its uploads do);
-    /// otherwise, or when a file is gone, counted as not uploaded.
+    /// The uploads turned away while loads could not wait, read back from the disk cache, while
+    /// uploads may hold loads (a fill whose PUTs keep pace: the run ends when its uploads do);
+    /// the rest once they may not (the tier paused, refused or slowed meanwhile), and any whose
+    /// file is gone, are counted as not uploaded.
     private func send(_ unsent: [RemoteUnsentUploads.Unsent], to backlog: RemoteUploadBacklog) async {
-        guard !unsent.isEmpty else { return }
-        guard uploadsMayHoldLoads else {
+        guard !unsent.isEmpty, uploadsMayHoldLoads else {
             state.withLock { $0.report.uploadFailures += unsent.count }
             return
         }
         announce([.sendingUnsent(unsent.count)])
-        for upload in unsent {
+        for (index, upload) in unsent.enumerated() {
+            guard uploadsMayHoldLoads else {
+                state.withLock { $0.report.uploadFailures += unsent.count - index }
+                return
+            }
             if let image = RemoteUnsentUploads.image(of: upload) {
                 await backlog.put((image, upload.key))
             } else {
