@@ -16,8 +16,8 @@ import Synchronization
 /// otherwise an upload that finds the backlog full is turned away, so uploads never hold up the
 /// results of a struggling tier: kept by its disk cache file (`RemoteUnsentUploads`) and sent
 /// at `finish()` if the tier keeps pace by then, else counted as not uploaded. `finish()` waits
-/// for the backlog to drain, or, with such a tier, cancels the uploads under way. Reads run `-j` at a time (`RemoteReadSlots`),
-/// uploads in slots of their own: an upload never holds up a read. The loads waiting for a read
+/// for the backlog to drain, or, with such a tier, cancels the uploads under way. Reads run
+/// `-j` at a time (`RemoteReadSlots`), uploads in slots of their own: an upload never holds up a read. The loads waiting for a read
 /// slot decide once they have one, so when the tier stalls, those in flight pay one timeout
 /// together and the breaker it opens sends the waiting ones to the origin; but a tier that has
 /// answered nothing 50 ms after the start is not waited for at all (`watchForTheFirstAnswer`).

@@ -13,7 +13,7 @@ enum RemoteTierEvent: Sendable, Equatable, CustomStringConvertible {
     case retrying(Direction, reason: String)
     case testingSpeed
     case speed(RemoteSpeedRule.Change)
-    /// Uploads the backlog had no room for during the loads go up from the disk cache at the end.
+    /// The uploads a full backlog turned away during the loads go up now, read from the disk cache.
     case sendingUnsent(Int)
 
     var description: String {

@@ -14,7 +14,7 @@ struct RemoteUnsentUploads {
     /// Keys and paths beyond this many are not kept (a few MB): the rest count as not uploaded.
     static let limit = 10_000
 
-    private(set) var unsent: [Unsent] = []
+    private var unsent: [Unsent] = []
 
     /// Keeps `key`'s file for later; false when the list is full.
     mutating func keep(_ key: CacheKey, storedAt path: String) -> Bool {
