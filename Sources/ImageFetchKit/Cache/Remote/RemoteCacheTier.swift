@@ -17,22 +17,23 @@ import Synchronization
 /// results of a struggling tier: kept by its disk cache file (`RemoteUnsentUploads`) and sent
 /// at `finish()` if the tier keeps pace by then, else counted as not uploaded. `finish()` waits
 /// for the backlog to drain, or, with such a tier, cancels the uploads under way. Reads run
-/// `-j` at a time (`RemoteReadSlots`), uploads in slots of their own: an upload never holds up a read. The loads waiting for a read
-/// slot decide once they have one, so when the tier stalls, those in flight pay one timeout
-/// together and the breaker it opens sends the waiting ones to the origin; but a tier that has
-/// answered nothing 50 ms after the start is not waited for at all (`watchForTheFirstAnswer`).
+/// `-j` at a time (`RemoteReadSlots`), uploads in slots of their own: an upload never holds up
+/// a read. The loads waiting for a read slot decide once they have one, so when the tier
+/// stalls, those in flight pay one timeout together and the breaker it opens sends the waiting
+/// ones to the origin; but a tier that has answered nothing 50 ms after the start is not waited
+/// for at all (`watchForTheFirstAnswer`). The uploads' half is in `RemoteCacheTier+Uploads.swift`.
 ///
 /// Thread safety: every method may be called from any task at once.
 final class RemoteCacheTier: Sendable {
     let configuration: RemoteCacheConfiguration
-    private let backend: any RemoteCaching
-    private let uploaders: Int
-    private let health: RemoteTierHealth
+    let backend: any RemoteCaching
+    let uploaders: Int
+    let health: RemoteTierHealth
     private let readSlots: RemoteReadSlots
-    private let state = Mutex(State())
-    private let uploads = Mutex<UploadQueue?>(nil)
+    let state = Mutex(State())
+    let uploads = Mutex<UploadQueue?>(nil)
 
-    private struct State {
+    struct State {
         var report = RemoteCacheReport()
         var warnedOfDamage = false
         var warnedOfFailure = false
@@ -41,7 +42,7 @@ final class RemoteCacheTier: Sendable {
         var warnedReasons: Set<String> = []
         /// Uploads of loads that skipped the tier before it had answered any read, waiting to
         /// learn whether it is being filled (see `uploadTurn`).
-        var deferred = DeferredUploads()
+        var deferred = RemoteDeferredUploads()
         /// Uploads a full backlog turned away while loads could not wait: sent at `finish()`
         /// if the tier keeps pace by then.
         var unsent = RemoteUnsentUploads()
@@ -51,42 +52,15 @@ final class RemoteCacheTier: Sendable {
         var watching = false
     }
 
-    /// Images kept until the tier's first answer, held to a byte budget.
-    private struct DeferredUploads {
-        private var uploads: [RemoteUploadBacklog.Upload] = []
-        private var bytes = 0
-
-        /// Keeps `upload` if it fits within `budget` bytes with those kept; false, keeping
-        /// nothing, if it does not.
-        mutating func keep(_ upload: RemoteUploadBacklog.Upload, within budget: Int) -> Bool {
-            guard bytes + upload.image.count <= budget else { return false }
-            uploads.append(upload)
-            bytes += upload.image.count
-            return true
-        }
-
-        /// Every upload kept, leaving none.
-        mutating func takeAll() -> [RemoteUploadBacklog.Upload] {
-            defer { self = DeferredUploads() }
-            return uploads
-        }
-    }
-
     /// Some read has had bytes, an answer or a failure from the tier: it is answering. Set per
     /// chunk on the engine's thread, hence an atomic rather than `state`.
     private let heardFromTier = Atomic(false)
 
     /// The upload backlog and the tasks draining it, started at the first upload.
-    private struct UploadQueue {
+    struct UploadQueue {
         let backlog: RemoteUploadBacklog
         let drains: [Task<Void, Never>]
     }
-
-    /// The bytes of images that may wait for an uploader before the loads that bring more wait
-    /// too: a dozen photos, several for each uploader. Measured on the 1000-image corpus (280 MB)
-    /// from loopback nginx into an nginx WebDAV tier: peak RSS 265 MB without a budget, 97-111 MB
-    /// with 1 or 4 MiB, 115-121 MB with 16 MiB, and no slower (the run ends when its uploads do).
-    static let uploadBudget = 4 << 20
 
     /// - Parameter transfers: the run's transfers at once (`-j`): as many reads of the tier, and
     ///   as many uploads, at most 4 (in slots of their own: they are in the background, and more
@@ -221,139 +195,10 @@ final class RemoteCacheTier: Sendable {
         }
     }
 
-    /// `RemoteTierHealth.uploadsMayHoldLoads`, the run filling the tier when its reads mostly missed.
-    private var uploadsMayHoldLoads: Bool {
-        health.uploadsMayHoldLoads(filling: state.withLock { $0.report.misses > $0.report.hits })
-    }
-
-    /// Queues `image` to be stored as `key`'s object (read-write mode only); returns at once
-    /// unless the backlog is full while uploads keep up, then when an uploader makes room. A
-    /// failure is counted, never reported to the load. `read` is what the load's `fetch` answered;
-    /// `path` is the disk cache's file of the image, if it has one: an upload the backlog has no
-    /// room for while loads may not wait is kept by it for `finish()`.
-    func upload(_ image: Data, for key: CacheKey, storedAt path: String?, after read: RemoteRead) async {
-        guard configuration.mode == .readWrite else { return }
-        let turn = uploadTurn(image, for: key, after: read)
-        switch turn {
-        case .now, .ifRoom: break
-        case .never, .deferred: return
-        }
-        let queue = uploadQueue()
-        if turn == .now, uploadsMayHoldLoads {
-            await queue.backlog.put((image, key))
-        } else if !queue.backlog.offer((image, key)) {
-            state.withLock { state in
-                let kept = path.map { state.unsent.keep(key, storedAt: $0) } ?? false
-                if !kept { state.report.uploadFailures += 1 }
-            }
-        }
-    }
-
-    /// The backlog and its uploaders, started at the first upload.
-    private func uploadQueue() -> UploadQueue {
-        uploads.withLock { queue -> UploadQueue in
-            if let queue { return queue }
-            let backlog = RemoteUploadBacklog(byteBudget: Self.uploadBudget)
-            let drains = (0..<uploaders).map { _ in
-                Task {
-                    while let (image, key) = await backlog.take() {
-                        // Once the loads are done, a tier too slow to write to (or failing) would
-                        // hold the process for minutes: what has not started is dropped, counted.
-                        if backlog.isClosed, !self.uploadsMayHoldLoads {
-                            self.state.withLock { $0.report.uploadFailures += 1 }
-                            continue
-                        }
-                        await self.store(image, for: key)
-                    }
-                }
-            }
-            let made = UploadQueue(backlog: backlog, drains: drains)
-            queue = made
-            return made
-        }
-    }
-
-    private enum UploadTurn {
-        case now
-        /// Into the backlog if it has room now, never waiting for it.
-        case ifRoom
-        /// Not uploaded: most likely stored already, or counted as not uploaded.
-        case never
-        /// Kept until the tier answers a read (`releaseDeferredUploads`).
-        case deferred
-    }
-
-    /// Whether `key`'s image goes up now. A load that skipped the tier for its speed while every
-    /// read the tier had answered found its object is not uploaded: the tier most likely holds
-    /// this one too. One that skipped it before it had answered anything waits to learn which it
-    /// is (within `uploadBudget` bytes; beyond, it goes up if the backlog has room, as a tier
-    /// being filled would want, without waiting for room, as a slow one would not): a tier
-    /// being filled answers with misses, and the image goes up then. Why: a fresh worker in
-    /// front of a filled tier ten times slower than the origin re-uploaded what it skipped (8-12
-    /// PUTs went through, 555-724 were dropped) and took 0.57-0.61 s against 0.52-0.56 s with the
-    /// tier read-only (three runs each on a tmpfs; the origin alone 0.46-0.48 s); once only the
-    /// loads skipped before the tier's first answer went up, 16-27 PUTs a round (which nginx
-    /// writes to the disk the worker's cache is on), the bench's rounds took 0.10-0.38 s longer
-    /// than the origin rounds beside them. Dropped instead of offered beyond the budget, 18 loads
-    /// of one of four workers starting together to fill a tier (5 MB) left it 2 objects short in
-    /// a run of `scripts/bench`.
-    private func uploadTurn(_ image: Data, for key: CacheKey, after read: RemoteRead) -> UploadTurn {
-        guard case .skippedForSpeed = read else { return .now }
-        return state.withLock { state in
-            let answered = state.report.hits + state.report.misses + state.report.damaged > 0
-            if answered { return Self.tierHoldsItsObjects(state.report) ? .never : .now }
-            return state.deferred.keep((image, key), within: Self.uploadBudget) ? .deferred : .ifRoom
-        }
-    }
-
-    /// Every read the tier answered found its object, whole.
-    private static func tierHoldsItsObjects(_ report: RemoteCacheReport) -> Bool {
-        report.hits > 0 && report.misses == 0 && report.damaged == 0
-    }
-
-    /// The tier has answered a read: the uploads kept for that go up now, or are dropped as most
-    /// likely stored. They join the backlog past its budget (they are in memory already) rather
-    /// than being offered to it and dropped when it is full: four workers starting together to
-    /// fill a tier, with them offered, dropped 2, 3 and 10 uploads in three runs of `scripts/bench
-    /// remote`, and 0 in the next three with them admitted.
-    private func releaseDeferredUploads() {
-        let (released, holds) = state.withLock { state in
-            (state.deferred.takeAll(), Self.tierHoldsItsObjects(state.report))
-        }
-        guard !released.isEmpty, !holds else { return }
-        let taken = uploadQueue().backlog.admit(released)
-        if taken < released.count { state.withLock { $0.report.uploadFailures += released.count - taken } }
-    }
-
-    private func store(_ image: Data, for key: CacheKey) async {
-        let (admitted, events) = health.admitWrite()
-        announce(events)
-        guard admitted else {
-            state.withLock { $0.report.uploadFailures += 1 }
-            return
-        }
-        let sealed = RemoteEnvelope.seal(image, for: key)
-        do throws(RemoteFailure) {
-            // Timed by libcurl, as the origin's fetches are (`recordOriginFetch`): the speed rule
-            // compares the two. Why: timed whole, PUTs looked slower beside the origin's transfers
-            // than they were, and with the pace rule of then (at most twice an origin transfer),
-            // four workers filling a loopback tier at once left it 13-103 objects short in three
-            // runs of `scripts/bench remote`.
-            let took = try await retryingOnce(.writes) { () async throws(RemoteFailure) in try await backend.store(sealed, for: key) }
-            state.withLock { $0.report.uploaded += 1 }
-            announce(health.writeSucceeded(after: took))
-        } catch {
-            state.withLock { $0.report.uploadFailures += 1 }
-            // Cancelled by `finish()`: nothing the tier did.
-            guard !Task.isCancelled else { return }
-            announce(health.writeFailed(error))
-        }
-    }
-
     /// `request`, tried once more after a short wait (`RemoteTierHealth.retryWait`) when it fails
     /// for a transient reason: one 500 or 429 among thousands of requests should cost neither a
     /// hit nor an upload. The jitter keeps the loads that failed together from retrying together.
-    private func retryingOnce<T>(
+    func retryingOnce<T>(
         _ direction: RemoteTierEvent.Direction, _ request: () async throws(RemoteFailure) -> T
     ) async throws(RemoteFailure) -> T {
         do {
@@ -389,31 +234,8 @@ final class RemoteCacheTier: Sendable {
         }
     }
 
-    /// The uploads turned away while loads could not wait, read back from the disk cache, while
-    /// uploads may hold loads (a fill whose PUTs keep pace: the run ends when its uploads do);
-    /// the rest once they may not (the tier paused, refused or slowed meanwhile), and any whose
-    /// file is gone, are counted as not uploaded.
-    private func send(_ unsent: [RemoteUnsentUploads.Unsent], to backlog: RemoteUploadBacklog) async {
-        guard !unsent.isEmpty, uploadsMayHoldLoads else {
-            state.withLock { $0.report.uploadFailures += unsent.count }
-            return
-        }
-        announce([.sendingUnsent(unsent.count)])
-        for (index, upload) in unsent.enumerated() {
-            guard uploadsMayHoldLoads else {
-                state.withLock { $0.report.uploadFailures += unsent.count - index }
-                return
-            }
-            if let image = RemoteUnsentUploads.image(of: upload) {
-                await backlog.put((image, upload.key))
-            } else {
-                state.withLock { $0.report.uploadFailures += 1 }
-            }
-        }
-    }
-
     /// Passes each decision to the `-v` notes; the first pause and a refused upload are also warnings.
-    private func announce(_ events: [RemoteTierEvent]) {
+    func announce(_ events: [RemoteTierEvent]) {
         guard !events.isEmpty else { return }
         let tier = configuration.location.description
         for event in events {
