@@ -63,7 +63,8 @@ extension RemoteCacheTier {
 
     private enum UploadTurn {
         case now
-        /// Into the backlog if it has room now, never waiting for it.
+        /// Into the backlog if it has room now, never waiting for it; else kept for the end
+        /// like any upload a full backlog turns away (`RemoteUnsentUploads`).
         case ifRoom
         /// Not uploaded: most likely stored already, or counted as not uploaded.
         case never
@@ -75,7 +76,8 @@ extension RemoteCacheTier {
     /// read the tier had answered found its object is not uploaded: the tier most likely holds
     /// this one too. One that skipped it before it had answered anything waits to learn which it
     /// is (within `uploadBudget` bytes; beyond, it goes up if the backlog has room, as a tier
-    /// being filled would want, without waiting for room, as a slow one would not): a tier
+    /// being filled would want, without waiting for room, as a slow one would not, and else at
+    /// the end if uploads keep up by then): a tier
     /// being filled answers with misses, and the image goes up then. Why: a fresh worker in
     /// front of a filled tier ten times slower than the origin re-uploaded what it skipped (8-12
     /// PUTs went through, 555-724 were dropped) and took 0.57-0.61 s against 0.52-0.56 s with the
