@@ -213,11 +213,11 @@ final class RemoteCacheTier: Sendable {
 
     /// Waits for every upload queued so far, then reports the run. Call once, after the last load.
     func finish() async -> RemoteCacheReport {
-        // Kept for an answer that never came: not uploaded.
-        state.withLock { state in
+        let unsent = state.withLock { state in
+            // Kept for an answer that never came: not uploaded.
             state.report.uploadFailures += state.deferred.takeAll().count
+            return state.unsent.takeAll()
         }
-        let unsent = state.withLock { $0.unsent.takeAll() }
         if let queue = uploads.withLock({ $0 }) {
             await send(unsent, to: queue.backlog)
             queue.backlog.close()
