@@ -16,8 +16,8 @@ import Synchronization
 ///   file that no row references any more. Because renames and unlinks both happen only under the
 ///   write lock, an evicting process can never delete a file another process just stored.
 /// - A hit checks the file's size against the row; a missing or short file is dropped and missed.
-/// - Each file carries a stamp, a copy of what a hit needs (`EntryStamp`), so the loader answers
-///   most hits without opening the index. Only a file whose row is committed is stamped (after the
+/// - Each file carries a stamp, a copy of what a hit needs (`EntryStamp`), so most hits are
+///   answered without opening the index (`LazyDiskCache`). Only a file whose row is committed is stamped (after the
 ///   commit, under the key's lock); the transaction that deletes a row removes its file's stamp
 ///   before it commits; a renewal, and a hit the index answers, stamp the file again. So a file a
 ///   crash leaves unindexed carries no stamp and is not served, with one exception: a hit in

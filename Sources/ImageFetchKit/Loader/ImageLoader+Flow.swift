@@ -53,9 +53,9 @@ extension ImageLoader {
             return .mustProduce(Production(target: target, cache: nil))
         }
         var indexMayHoldIt = true
-        switch try stampAnswerWhileIndexClosed(for: key, url: url, options: options) {
-        case .hit(let image):
-            let hit = target.labelled(image)
+        switch try stampAnswer(for: key, url: url, options: options) {
+        case .hit(let stamped):
+            let hit = target.labelled(LoadedImage(stamped: stamped))
             remember(hit, for: key)
             return .answered(.loaded(hit))
         case .noFile:
@@ -177,6 +177,12 @@ extension ImageLoader {
         }
     }
 
+    /// What the disk cache's stamps say of `key` (nothing for a `refresh`, which the origin answers).
+    private func stampAnswer(for key: CacheKey, url: URL, options: LoadOptions) throws(LoaderError) -> LazyDiskCache.StampAnswer {
+        guard !options.refresh else { return .indexMustAnswer }
+        do { return try disk.stampAnswer(for: key, maxAge: options.maxAge) } catch { throw .cache(url, error) }
+    }
+
     func lookUp(_ key: CacheKey, url: URL, in cache: DiskCache) throws(LoaderError) -> CacheEntry? {
         do { return try cache.entry(for: key, includingExpired: true) } catch { throw .cache(url, error) }
     }
@@ -195,5 +201,12 @@ extension LoadedImage {
         self.init(
             filePath: entry.path, data: nil, format: entry.format, width: entry.width,
             height: entry.height, frames: nil, byteCount: Int(entry.bytes), cacheType: cacheType)
+    }
+
+    /// A disk hit its file's stamp answered.
+    init(stamped entry: LazyDiskCache.StampedEntry) {
+        self.init(
+            filePath: entry.path, data: nil, format: entry.format, width: entry.width,
+            height: entry.height, frames: nil, byteCount: Int(entry.bytes), cacheType: .disk)
     }
 }

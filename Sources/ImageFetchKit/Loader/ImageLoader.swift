@@ -20,33 +20,17 @@ public final class ImageLoader: Sendable {
     /// What this process has loaded: metadata (and the bytes when they have no disk file); nil
     /// when the configuration allows it no memory.
     let memoryCache: MemoryCache<CacheKey, LoadedImage>?
+    /// The disk cache: stamps while its index is closed, opened at the first need (`LazyDiskCache`).
+    let disk: LazyDiskCache
     private let openedInFlight = Mutex<InFlightLoads?>(nil)
-    private let openedDiskCache = Mutex<DiskCacheState?>(nil)
     private let openedDataLoader = Mutex<(any DataLoading)?>(nil)
     private let openedRemoteTier = Mutex<RemoteCacheTier?>(nil)
     private let openedRobotsFiles = Mutex<RobotsFiles?>(nil)
-    /// What `CacheLocation.checkSafety` said of the cache directory, checked once before the first
-    /// stamped hit (one `stat`): 0 not yet, 1 safe, 2 missing. An atomic, not a `Mutex`: the first
-    /// lock a thread takes costs a `gettid` system call, and this is on every hit's path. An
-    /// unsafe directory is not remembered: the check runs again, on a path that only fails.
-    private let checkedDirectory = Atomic<Int>(0)
-
-    enum DirectoryCheck {
-        case safe
-        /// No directory yet: no stamped hit is possible.
-        case missing
-        case unsafe(DiskCache.Error)
-    }
-
-    /// The disk cache once opened, or why it could not be (a `Result` would cost a hit a scan).
-    private enum DiskCacheState {
-        case open(DiskCache)
-        case failed(DiskCache.Error)
-    }
 
     public init(configuration: LoaderConfiguration) {
         self.configuration = configuration
         self.memoryCache = configuration.memoryCostLimit > 0 ? MemoryCache(costLimit: configuration.memoryCostLimit) : nil
+        self.disk = LazyDiskCache(directory: configuration.cacheDirectory, configuration: configuration.diskCache)
     }
 
     /// Loads one URL and reports where it came from and how long it took. Never throws: a failure
@@ -99,49 +83,14 @@ public final class ImageLoader: Sendable {
     /// The disk cache, opened on first use (creating the directory and index as needed); a failure
     /// to open it is remembered, so every load reports it without retrying.
     public func diskCache() throws(DiskCache.Error) -> DiskCache {
-        let state = openedDiskCache.withLock { opened -> DiskCacheState in
-            if let opened { return opened }
-            let state: DiskCacheState
-            do {
-                state = .open(try DiskCache(directory: configuration.cacheDirectory, configuration: configuration.diskCache))
-            } catch let error as DiskCache.Error {
-                state = .failed(error)
-            } catch {
-                state = .failed(.cannotCreateDirectory(path: configuration.cacheDirectory, cause: SystemErrorText.describe(error)))
-            }
-            opened = state
-            return state
-        }
-        switch state {
-        case .open(let cache): return cache
-        case .failed(let error): throw error
-        }
-    }
-
-    /// The cache directory's safety, checked at the first call.
-    var directoryCheck: DirectoryCheck {
-        switch checkedDirectory.load(ordering: .relaxed) {
-        case 1: return .safe
-        case 2: return .missing
-        default: break
-        }
-        do throws(CacheLocation.Error) {
-            let safety = try CacheLocation.checkSafety(of: FilePath.standardize(configuration.cacheDirectory))
-            checkedDirectory.store(safety == .safe ? 1 : 2, ordering: .relaxed)
-            return safety == .safe ? .safe : .missing
-        } catch {
-            return .unsafe(.unusableDirectory(error))
-        }
+        try disk.open()
     }
 
     /// Closes the disk cache's index connections if this loader opened it (`DiskCache.closeIndex()`):
     /// for a command whose loads are done, before the process exits.
     public func closeDiskCache() {
-        if case .open(let cache)? = openedDiskCache.withLock({ $0 }) { cache.closeIndex() }
+        disk.close()
     }
-
-    /// Whether this loader has opened the disk cache (or failed to).
-    var hasOpenedDiskCache: Bool { openedDiskCache.withLock { $0 != nil } }
 
     /// `diskCache()` with its failure as the `LoaderError` for `url`.
     func diskCache(for url: URL) throws(LoaderError) -> DiskCache {

@@ -84,7 +84,7 @@ final class VariantLoaderTests: LoaderTestCase {
         XCTAssertEqual(hit.cacheType, .disk)
         XCTAssertEqual(hit.variant, "8x8 cover")
         XCTAssertEqual([hit.width, hit.height], [8, 8])
-        XCTAssertFalse(loader.hasOpenedDiskCache, "the stamp answered")
+        XCTAssertFalse(loader.disk.hasOpened, "the stamp answered")
     }
 
     func testATransformFailureSaysWhyAndLeavesTheURLOffTheFailedList() async throws {
