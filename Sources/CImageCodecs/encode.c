@@ -166,8 +166,13 @@ static int webp_import(WebPPicture *picture, const uint8_t *rgba, uint32_t width
     return webp_encoder_api.import_rgba(picture, rgba, (int)width * 4);
 }
 
-static int webp_add_metadata(WebPMemoryWriter *writer, const struct imgfetch_metadata *metadata, char *message,
+static int webp_add_metadata(WebPData *file, const struct imgfetch_metadata *metadata, char *message,
                              size_t message_size);
+
+/// Whether `metadata` has a chunk to write.
+static int has_metadata(const struct imgfetch_metadata *metadata) {
+    return metadata != NULL && (metadata->icc != NULL || metadata->exif != NULL);
+}
 
 int imgfetch_webp_encode(const uint8_t *rgba, uint32_t width, uint32_t height, float quality, int lossless,
                          const struct imgfetch_metadata *metadata, struct imgfetch_encoded *out, char *message,
@@ -200,13 +205,14 @@ int imgfetch_webp_encode(const uint8_t *rgba, uint32_t width, uint32_t height, f
         imgfetch_copy_message(message, message_size, NULL, webp_error(error));
         return IMGFETCH_ENCODE_FAILED;
     }
-    if (metadata != NULL && (metadata->icc != NULL || metadata->exif != NULL)
-        && webp_add_metadata(&writer, metadata, message, message_size) != IMGFETCH_ENCODED) {
+    // The writer's bytes come from libwebp's allocator, as the mux's do: WebPFree frees either.
+    WebPData file = {writer.mem, writer.size};
+    if (has_metadata(metadata) && webp_add_metadata(&file, metadata, message, message_size) != IMGFETCH_ENCODED) {
         webp_encoder_api.memory_writer_clear(&writer);
         return IMGFETCH_ENCODE_FAILED;
     }
-    out->bytes = writer.mem;
-    out->size = writer.size;
+    out->bytes = (uint8_t *)file.bytes;
+    out->size = file.size;
     out->free_bytes = webp_encoder_api.free;
     return IMGFETCH_ENCODED;
 }
@@ -291,13 +297,17 @@ int imgfetch_webp_animation_add(struct imgfetch_webp_animation *animation, const
     return IMGFETCH_ENCODED;
 }
 
-int imgfetch_webp_animation_finish(struct imgfetch_webp_animation *animation, struct imgfetch_encoded *out,
-                                   char *message, size_t message_size) {
+int imgfetch_webp_animation_finish(struct imgfetch_webp_animation *animation, const struct imgfetch_metadata *metadata,
+                                   struct imgfetch_encoded *out, char *message, size_t message_size) {
     // A NULL frame marks the end: it gives the last frame its duration.
     WebPData data = {NULL, 0};
     if (!webp_animation_api.add(animation->encoder, NULL, animation->timestamp, NULL) ||
         !webp_animation_api.assemble(animation->encoder, &data)) {
         webp_animation_message(animation, message, message_size, "libwebpmux cannot assemble the animation");
+        return IMGFETCH_ENCODE_FAILED;
+    }
+    if (has_metadata(metadata) && webp_add_metadata(&data, metadata, message, message_size) != IMGFETCH_ENCODED) {
+        webp_encoder_api.free((void *)data.bytes);
         return IMGFETCH_ENCODE_FAILED;
     }
     out->bytes = (uint8_t *)data.bytes;
@@ -336,12 +346,12 @@ static void load_webp_mux(void) {
 }
 LOADER(webp_mux, webp_mux)
 
-/// Rewrites the bare VP8/VP8L file in `writer` as an extended one carrying `metadata`'s ICCP and
-/// EXIF chunks (libwebpmux sets VP8X's flags); the new bytes replace the writer's.
-static int webp_add_metadata(WebPMemoryWriter *writer, const struct imgfetch_metadata *metadata, char *message,
+/// Rewrites the WebP file in `file` (a bare VP8/VP8L still or an animation) as an extended one
+/// carrying `metadata`'s ICCP and EXIF chunks (libwebpmux sets VP8X's flags); the new bytes
+/// replace `file`'s, which are freed. On failure `file` is left as it was.
+static int webp_add_metadata(WebPData *file, const struct imgfetch_metadata *metadata, char *message,
                              size_t message_size) {
-    const WebPData bitstream = {writer->mem, writer->size};
-    WebPMux *mux = webp_mux_api.create(&bitstream, 0, WEBP_MUX_ABI_VERSION);
+    WebPMux *mux = webp_mux_api.create(file, 0, WEBP_MUX_ABI_VERSION);
     WebPMuxError error = mux != NULL ? WEBP_MUX_OK : WEBP_MUX_MEMORY_ERROR;
     if (error == WEBP_MUX_OK && metadata->icc != NULL) {
         const WebPData icc = {metadata->icc, metadata->icc_size};
@@ -358,8 +368,7 @@ static int webp_add_metadata(WebPMemoryWriter *writer, const struct imgfetch_met
         imgfetch_copy_message(message, message_size, NULL, "libwebpmux cannot add the metadata chunks");
         return IMGFETCH_ENCODE_FAILED;
     }
-    webp_encoder_api.memory_writer_clear(writer);
-    writer->mem = (uint8_t *)assembled.bytes;
-    writer->size = assembled.size;
+    webp_encoder_api.free((void *)file->bytes);
+    *file = assembled;
     return IMGFETCH_ENCODED;
 }

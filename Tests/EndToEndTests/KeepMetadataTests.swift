@@ -1,8 +1,9 @@
 import Foundation
 import XCTest
 
-/// `--keep-metadata`: a still variant in each output format carries its original's ICC profile and
-/// its EXIF with the orientation reset to 1; without the flag it carries neither. Read back by
+/// `--keep-metadata`: a variant in each output format, still or animated WebP, carries its
+/// original's ICC profile and its EXIF with the orientation reset to 1; without the flag it
+/// carries neither. Read back by
 /// exiftool, which reads all four formats.
 final class KeepMetadataTests: EndToEndTestCase {
     /// icc.jpg (an RGB profile) with orientation-6.jpg's EXIF segment (orientation 6) after its SOI:
@@ -40,6 +41,36 @@ final class KeepMetadataTests: EndToEndTestCase {
             XCTAssertEqual(try exiftool(["-s3", "-EXIF:all"], plainFile), "", format)
         }
         XCTAssertEqual(try requests("/\(name)"), 1)
+    }
+
+    /// An animated WebP variant keeps them too (ICCP and EXIF chunks beside its frames): the
+    /// frames are composed as stored, never converted to sRGB, so the profile still fits them.
+    func testAnAnimatedWebPVariantKeepsTheProfileAndTheEXIFUpright() throws {
+        let profile = directory.path("adobe.icc")
+        try exiftoolBytes(["-b", "-ICC_Profile"], Self.fixtures.appendingPathComponent("icc.jpg")).write(to: profile)
+        let exif = directory.path("exif.bin")
+        try exiftoolBytes(["-b", "-EXIF"], Self.fixtures.appendingPathComponent("orientation-6.jpg")).write(to: exif)
+        let withProfile = directory.path("with-profile.webp")
+        let tagged = served.appendingPathComponent("tagged-animation.webp")
+        let made = try Shell.run(
+            "webpmux -set icc \(Shell.quote(profile.path)) \(Shell.quote(Self.fixtures.appendingPathComponent("animated.webp").path)) -o \(Shell.quote(withProfile.path)) && "
+                + "webpmux -set exif \(Shell.quote(exif.path)) \(Shell.quote(withProfile.path)) -o \(Shell.quote(tagged.path))")
+        XCTAssertEqual(made.status, 0, made.stderr)
+        XCTAssertEqual(try exiftool(["-n", "-s3", "-Orientation"], tagged), "6")
+
+        let kept = try getJSON(["--resize", "24x", "--keep-metadata", url("/tagged-animation.webp")])
+        XCTAssertEqual(kept["variant"] as? String, "24x keep-metadata")
+        let keptFile = URL(fileURLWithPath: try XCTUnwrap(kept["path"] as? String))
+        XCTAssertEqual(try exiftoolBytes(["-b", "-ICC_Profile"], keptFile), try Data(contentsOf: profile))
+        XCTAssertEqual(try exiftool(["-n", "-s3", "-Orientation"], keptFile), "1")
+        let info = try Shell.run("webpmux -info \(Shell.quote(keptFile.path))")
+        XCTAssertTrue(info.stdout.contains("Features present: animation ICC profile EXIF metadata"), info.stdout)
+        XCTAssertTrue(info.stdout.contains("Number of frames: 3"), "every frame kept: \(info.stdout)")
+
+        let plain = try getJSON(["--resize", "24x", url("/tagged-animation.webp")])
+        let plainFile = URL(fileURLWithPath: try XCTUnwrap(plain["path"] as? String))
+        XCTAssertEqual(try exiftoolBytes(["-b", "-ICC_Profile"], plainFile), Data())
+        XCTAssertEqual(try exiftool(["-s3", "-EXIF:all"], plainFile), "")
     }
 
     /// The kept profile describes the pixels: they stay in its space, as the original's are, rather

@@ -98,9 +98,10 @@ struct imgfetch_webp_animation *imgfetch_webp_animation_new(uint32_t width, uint
 /// Adds a canvas-sized RGBA frame shown for `duration_ms` milliseconds.
 int imgfetch_webp_animation_add(struct imgfetch_webp_animation *animation, const uint8_t *rgba, int duration_ms,
                                 char *message, size_t message_size);
-/// Ends the animation and assembles the file; no frame may be added afterwards.
-int imgfetch_webp_animation_finish(struct imgfetch_webp_animation *animation, struct imgfetch_encoded *out,
-                                   char *message, size_t message_size);
+/// Ends the animation and assembles the file, with `metadata` (may be NULL) as ICCP and EXIF
+/// chunks (then libwebpmux must be loaded: imgfetch_webp_mux_load); no frame may be added afterwards.
+int imgfetch_webp_animation_finish(struct imgfetch_webp_animation *animation, const struct imgfetch_metadata *metadata,
+                                   struct imgfetch_encoded *out, char *message, size_t message_size);
 void imgfetch_webp_animation_free(struct imgfetch_webp_animation *animation);
 
 #endif

@@ -44,7 +44,10 @@ public struct ImageTransformer: Sendable {
         if spec.keepsAnimation(of: info.format, animated: animated) {
             let reader: (any AnimationReading)?
             do { reader = try decoders.animationReader(for: data, limits: limits) } catch { throw .decode(error) }
-            if let reader { return try transformAnimation(reader, spec: spec, limits: limits) }
+            if let reader {
+                let metadata = spec.keepMetadata ? KeptMetadata.ofAnimation(in: data, format: info.format) : .none
+                return try transformAnimation(reader, spec: spec, metadata: metadata, limits: limits)
+            }
         }
         var (image, profile) = try stillImage(
             data, info: info, geometry: geometry, gravity: spec.gravity, kernel: spec.kernel, keepingProfile: spec.keepMetadata,
@@ -131,9 +134,10 @@ public struct ImageTransformer: Sendable {
         return placed
     }
 
-    /// Every frame of an animation resized and encoded as animated WebP, one frame at a time.
+    /// Every frame of an animation resized and encoded as animated WebP, one frame at a time,
+    /// with `metadata`'s chunks.
     private func transformAnimation(
-        _ reader: any AnimationReading, spec: TransformSpec, limits: DecodeLimits
+        _ reader: any AnimationReading, spec: TransformSpec, metadata: KeptMetadata, limits: DecodeLimits
     ) throws(TransformError) -> TransformedImage {
         let geometry = try TransformGeometry(spec: spec, sourceWidth: reader.canvasWidth, sourceHeight: reader.canvasHeight)
             .within(limits)
@@ -141,7 +145,8 @@ public struct ImageTransformer: Sendable {
         do {
             let (width, height) = geometry.outputSize
             let encoder = try AnimatedWebPEncoder(
-                width: width, height: height, loopCount: reader.loopCount, quality: spec.effectiveQuality, lossless: spec.lossless)
+                width: width, height: height, loopCount: reader.loopCount, quality: spec.effectiveQuality, lossless: spec.lossless,
+                metadata: metadata)
             var frames = 0
             while let frame = try nextFrame(of: reader) {
                 var image = geometry.keepsSize

@@ -18,10 +18,22 @@ struct KeptMetadata: Sendable, Equatable {
     /// RGBA pixels. CMYK and gray profiles describe pixels the RGB output no longer has, so those
     /// images are converted and keep no profile.
     static func keepableProfile(of source: SourceImage) -> [UInt8]? {
-        guard source.colorModel == .rgba, let profile = source.iccProfile, profile.count >= ICCProfile.headerLength,
-              Array(profile[16..<20]) == Array("RGB ".utf8)
-        else { return nil }
+        guard source.colorModel == .rgba, let profile = source.iccProfile, isRGB(profile) else { return nil }
         return profile
+    }
+
+    /// What an animated variant of the original in `data` keeps: its EXIF (`uprightEXIF`) and, from
+    /// a WebP, its RGB ICC profile. Animation frames are never converted to sRGB (they are composed
+    /// as stored), so the profile still describes them. An APNG's profile is not kept: its iCCP
+    /// chunk is compressed, and only libpng's still reader inflates it.
+    static func ofAnimation(in data: Data, format: ImageFormat) -> KeptMetadata {
+        let profile = format == .webp ? WebPContainer.iccProfile(in: data).flatMap { isRGB($0) ? $0 : nil } : nil
+        return KeptMetadata(iccProfile: profile, exif: uprightEXIF(in: data, format: format))
+    }
+
+    /// Whether `profile` describes RGB data (its header's colour space field).
+    private static func isRGB(_ profile: [UInt8]) -> Bool {
+        profile.count >= ICCProfile.headerLength && Array(profile[16..<20]) == Array("RGB ".utf8)
     }
 
     /// The EXIF block of a JPEG (first APP1 Exif segment), PNG (`eXIf`) or WebP (`EXIF` chunk)
