@@ -73,6 +73,31 @@ final class KeepMetadataTests: EndToEndTestCase {
         XCTAssertEqual(try exiftool(["-s3", "-EXIF:all"], plainFile), "")
     }
 
+    /// From an APNG the animated variant keeps the EXIF (its `eXIf` chunk, put after IHDR here).
+    func testAnAnimatedVariantOfAnAPNGKeepsItsEXIFUpright() throws {
+        let exif = directory.path("exif.bin")
+        try exiftoolBytes(["-b", "-EXIF"], Self.fixtures.appendingPathComponent("orientation-6.jpg")).write(to: exif)
+        let tagged = served.appendingPathComponent("tagged-animation.png")
+        let script = """
+            import struct, sys, zlib
+            png, exif = open(sys.argv[1], 'rb').read(), open(sys.argv[2], 'rb').read()
+            chunk = struct.pack('>I', len(exif)) + b'eXIf' + exif + struct.pack('>I', zlib.crc32(b'eXIf' + exif))
+            open(sys.argv[3], 'wb').write(png[:33] + chunk + png[33:])
+            """
+        let made = try Shell.run(
+            "python3 -c \(Shell.quote(script)) \(Shell.quote(Self.fixtures.appendingPathComponent("animated.png").path)) "
+                + "\(Shell.quote(exif.path)) \(Shell.quote(tagged.path))")
+        XCTAssertEqual(made.status, 0, made.stderr)
+        XCTAssertEqual(try exiftool(["-n", "-s3", "-Orientation"], tagged), "6")
+
+        let kept = try getJSON(["--resize", "24x", "--keep-metadata", url("/tagged-animation.png")])
+        let keptFile = URL(fileURLWithPath: try XCTUnwrap(kept["path"] as? String))
+        XCTAssertEqual(kept["format"] as? String, "webp")
+        XCTAssertEqual(try exiftool(["-n", "-s3", "-Orientation"], keptFile), "1")
+        let info = try Shell.run("webpmux -info \(Shell.quote(keptFile.path))")
+        XCTAssertTrue(info.stdout.contains("Features present: animation EXIF metadata"), info.stdout)
+    }
+
     /// The kept profile describes the pixels: they stay in its space, as the original's are, rather
     /// than being converted to sRGB under a profile that no longer fits them. A flat green in
     /// icc.jpg's Adobe RGB profile, which sRGB would turn into about (0, 161, 48).
