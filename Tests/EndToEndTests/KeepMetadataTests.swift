@@ -48,8 +48,7 @@ final class KeepMetadataTests: EndToEndTestCase {
     func testAnAnimatedWebPVariantKeepsTheProfileAndTheEXIFUpright() throws {
         let profile = directory.path("adobe.icc")
         try exiftoolBytes(["-b", "-ICC_Profile"], Self.fixtures.appendingPathComponent("icc.jpg")).write(to: profile)
-        let exif = directory.path("exif.bin")
-        try exiftoolBytes(["-b", "-EXIF"], Self.fixtures.appendingPathComponent("orientation-6.jpg")).write(to: exif)
+        let exif = try orientation6EXIF()
         let withProfile = directory.path("with-profile.webp")
         let tagged = served.appendingPathComponent("tagged-animation.webp")
         let made = try Shell.run(
@@ -58,14 +57,8 @@ final class KeepMetadataTests: EndToEndTestCase {
         XCTAssertEqual(made.status, 0, made.stderr)
         XCTAssertEqual(try exiftool(["-n", "-s3", "-Orientation"], tagged), "6")
 
-        let kept = try getJSON(["--resize", "24x", "--keep-metadata", url("/tagged-animation.webp")])
-        XCTAssertEqual(kept["variant"] as? String, "24x keep-metadata")
-        let keptFile = URL(fileURLWithPath: try XCTUnwrap(kept["path"] as? String))
+        let keptFile = try keptAnimatedVariant(of: "tagged-animation.webp", frames: 3, features: "animation ICC profile EXIF metadata")
         XCTAssertEqual(try exiftoolBytes(["-b", "-ICC_Profile"], keptFile), try Data(contentsOf: profile))
-        XCTAssertEqual(try exiftool(["-n", "-s3", "-Orientation"], keptFile), "1")
-        let info = try Shell.run("webpmux -info \(Shell.quote(keptFile.path))")
-        XCTAssertTrue(info.stdout.contains("Features present: animation ICC profile EXIF metadata"), info.stdout)
-        XCTAssertTrue(info.stdout.contains("Number of frames: 3"), "every frame kept: \(info.stdout)")
 
         let plain = try getJSON(["--resize", "24x", url("/tagged-animation.webp")])
         let plainFile = URL(fileURLWithPath: try XCTUnwrap(plain["path"] as? String))
@@ -75,8 +68,7 @@ final class KeepMetadataTests: EndToEndTestCase {
 
     /// From an APNG the animated variant keeps the EXIF (its `eXIf` chunk, put after IHDR here).
     func testAnAnimatedVariantOfAnAPNGKeepsItsEXIFUpright() throws {
-        let exif = directory.path("exif.bin")
-        try exiftoolBytes(["-b", "-EXIF"], Self.fixtures.appendingPathComponent("orientation-6.jpg")).write(to: exif)
+        let exif = try orientation6EXIF()
         let tagged = served.appendingPathComponent("tagged-animation.png")
         let script = """
             import struct, sys, zlib
@@ -90,12 +82,30 @@ final class KeepMetadataTests: EndToEndTestCase {
         XCTAssertEqual(made.status, 0, made.stderr)
         XCTAssertEqual(try exiftool(["-n", "-s3", "-Orientation"], tagged), "6")
 
-        let kept = try getJSON(["--resize", "24x", "--keep-metadata", url("/tagged-animation.png")])
-        let keptFile = URL(fileURLWithPath: try XCTUnwrap(kept["path"] as? String))
-        XCTAssertEqual(kept["format"] as? String, "webp")
-        XCTAssertEqual(try exiftool(["-n", "-s3", "-Orientation"], keptFile), "1")
+        _ = try keptAnimatedVariant(of: "tagged-animation.png", frames: 4, features: "animation EXIF metadata")
+    }
+
+    /// The EXIF block of orientation-6.jpg (orientation 6), in a file of its own.
+    private func orientation6EXIF() throws -> URL {
+        let exif = directory.path("exif.bin")
+        try exiftoolBytes(["-b", "-EXIF"], Self.fixtures.appendingPathComponent("orientation-6.jpg")).write(to: exif)
+        return exif
+    }
+
+    /// The `--keep-metadata` variant of the served animation `name`: an animated WebP of all its
+    /// `frames` whose chunks are `features` (webpmux's words), its EXIF orientation 1. Its file.
+    private func keptAnimatedVariant(
+        of name: String, frames: Int, features: String, file: StaticString = #filePath, line: UInt = #line
+    ) throws -> URL {
+        let kept = try getJSON(["--resize", "24x", "--keep-metadata", url("/\(name)")], file: file, line: line)
+        XCTAssertEqual(kept["variant"] as? String, "24x keep-metadata", file: file, line: line)
+        XCTAssertEqual(kept["format"] as? String, "webp", file: file, line: line)
+        let keptFile = URL(fileURLWithPath: try XCTUnwrap(kept["path"] as? String, file: file, line: line))
+        XCTAssertEqual(try exiftool(["-n", "-s3", "-Orientation"], keptFile), "1", file: file, line: line)
         let info = try Shell.run("webpmux -info \(Shell.quote(keptFile.path))")
-        XCTAssertTrue(info.stdout.contains("Features present: animation EXIF metadata"), info.stdout)
+        XCTAssertTrue(info.stdout.contains("Features present: \(features)\n"), info.stdout, file: file, line: line)
+        XCTAssertTrue(info.stdout.contains("Number of frames: \(frames)\n"), "every frame kept: \(info.stdout)", file: file, line: line)
+        return keptFile
     }
 
     /// The kept profile describes the pixels: they stay in its space, as the original's are, rather
