@@ -66,23 +66,29 @@ final class KeepMetadataTests: EndToEndTestCase {
         XCTAssertEqual(try exiftool(["-s3", "-EXIF:all"], plainFile), "")
     }
 
-    /// From an APNG the animated variant keeps the EXIF (its `eXIf` chunk, put after IHDR here).
-    func testAnAnimatedVariantOfAnAPNGKeepsItsEXIFUpright() throws {
+    /// So does one of an APNG (its `iCCP` and `eXIf` chunks, put after IHDR here).
+    func testAnAnimatedVariantOfAnAPNGKeepsTheProfileAndTheEXIFUpright() throws {
+        let profile = directory.path("adobe.icc")
+        try exiftoolBytes(["-b", "-ICC_Profile"], Self.fixtures.appendingPathComponent("icc.jpg")).write(to: profile)
         let exif = try orientation6EXIF()
         let tagged = served.appendingPathComponent("tagged-animation.png")
         let script = """
             import struct, sys, zlib
-            png, exif = open(sys.argv[1], 'rb').read(), open(sys.argv[2], 'rb').read()
-            chunk = struct.pack('>I', len(exif)) + b'eXIf' + exif + struct.pack('>I', zlib.crc32(b'eXIf' + exif))
-            open(sys.argv[3], 'wb').write(png[:33] + chunk + png[33:])
+            def chunk(kind, body):
+                return struct.pack('>I', len(body)) + kind + body + struct.pack('>I', zlib.crc32(kind + body))
+            png, icc, exif = (open(name, 'rb').read() for name in sys.argv[1:4])
+            extra = chunk(b'iCCP', b'Adobe RGB\\0\\0' + zlib.compress(icc)) + chunk(b'eXIf', exif)
+            open(sys.argv[4], 'wb').write(png[:33] + extra + png[33:])
             """
         let made = try Shell.run(
             "python3 -c \(Shell.quote(script)) \(Shell.quote(Self.fixtures.appendingPathComponent("animated.png").path)) "
-                + "\(Shell.quote(exif.path)) \(Shell.quote(tagged.path))")
+                + "\(Shell.quote(profile.path)) \(Shell.quote(exif.path)) \(Shell.quote(tagged.path))")
         XCTAssertEqual(made.status, 0, made.stderr)
         XCTAssertEqual(try exiftool(["-n", "-s3", "-Orientation"], tagged), "6")
+        XCTAssertEqual(try exiftoolBytes(["-b", "-ICC_Profile"], tagged), try Data(contentsOf: profile))
 
-        _ = try keptAnimatedVariant(of: "tagged-animation.png", frames: 4, features: "animation EXIF metadata")
+        let keptFile = try keptAnimatedVariant(of: "tagged-animation.png", frames: 4, features: "animation ICC profile EXIF metadata")
+        XCTAssertEqual(try exiftoolBytes(["-b", "-ICC_Profile"], keptFile), try Data(contentsOf: profile))
     }
 
     /// The EXIF block of orientation-6.jpg (orientation 6), in a file of its own.

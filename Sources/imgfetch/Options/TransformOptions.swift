@@ -36,7 +36,7 @@ struct TransformOptions: ParsableArguments {
     @Flag(help: "Write progressive JPEG (sharp's progressive).")
     var progressive = false
 
-    @Flag(help: "Keep the original's ICC profile (the pixels then stay in its RGB colour space instead of sRGB) and EXIF, with the orientation set to 1, in a still JPEG, PNG, WebP or AVIF variant and in an animated WebP one (from an APNG, the EXIF only) (sharp's keepMetadata, formerly withMetadata); by default a variant carries no metadata.")
+    @Flag(help: "Keep the original's ICC profile (the pixels then stay in its RGB colour space instead of sRGB) and EXIF, with the orientation set to 1, in a still JPEG, PNG, WebP or AVIF variant and in an animated WebP one (sharp's keepMetadata, formerly withMetadata); by default a variant carries no metadata.")
     var keepMetadata = false
 
     @Flag(help: "Allow enlarging an image smaller than the --resize box (without it, images are only ever made smaller).")

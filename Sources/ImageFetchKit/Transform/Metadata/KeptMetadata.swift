@@ -22,13 +22,16 @@ struct KeptMetadata: Sendable, Equatable {
         return profile
     }
 
-    /// What an animated variant of the original in `data` keeps: its EXIF (`uprightEXIF`) and, from
-    /// a WebP, its RGB ICC profile. Animation frames are never converted to sRGB (they are composed
-    /// as stored), so the profile still describes them. An APNG's profile is not kept: its iCCP
-    /// chunk is compressed, and only libpng's still reader inflates it.
+    /// What an animated variant of the original in `data` keeps: its EXIF (`uprightEXIF`) and the
+    /// RGB ICC profile of a WebP (`ICCP`) or an APNG (`iCCP`). Animation frames are never converted
+    /// to sRGB (they are composed as stored), so the profile still describes them.
     static func ofAnimation(in data: Data, format: ImageFormat) -> KeptMetadata {
-        let profile = format == .webp ? WebPContainer.iccProfile(in: data).flatMap { isRGB($0) ? $0 : nil } : nil
-        return KeptMetadata(iccProfile: profile, exif: uprightEXIF(in: data, format: format))
+        let profile: [UInt8]? = switch format {
+        case .webp: WebPContainer.iccProfile(in: data)
+        case .png: (try? PNGChunks(data))?.iccProfile()
+        default: nil
+        }
+        return KeptMetadata(iccProfile: profile.flatMap { isRGB($0) ? $0 : nil }, exif: uprightEXIF(in: data, format: format))
     }
 
     /// Whether `profile` describes RGB data (its header's colour space field).
