@@ -133,6 +133,37 @@ final class KeepMetadataTests: EndToEndTestCase {
         XCTAssertGreaterThan(abs(plainGreen[0] - 60), 30, "stripped: converted to sRGB, \(plainGreen)")
     }
 
+    /// An animation's frames follow the same rule: under a kept profile they stay in its space;
+    /// without the flag they are converted to sRGB, as a still is, not left in a space no profile
+    /// names any more. A flat green frame and a flat purple one of an animated WebP in icc.jpg's
+    /// Adobe RGB profile (two frames alike would be assembled as a still).
+    func testAnAnimationsFramesAreConvertedToSRGBUnlessItsProfileIsKept() throws {
+        let profile = directory.path("adobe.icc")
+        try exiftoolBytes(["-b", "-ICC_Profile"], Self.fixtures.appendingPathComponent("icc.jpg")).write(to: profile)
+        let (first, second, bare) = (directory.path("1.png"), directory.path("2.png"), directory.path("bare.webp"))
+        let made = try Shell.run(
+            "convert -size 64x48 'xc:rgb(60,160,60)' \(Shell.quote(first.path)) && convert -size 64x48 'xc:rgb(160,60,200)' \(Shell.quote(second.path)) && "
+                + "img2webp -loop 0 -lossless -d 100 \(Shell.quote(first.path)) \(Shell.quote(second.path)) -o \(Shell.quote(bare.path)) && "
+                + "webpmux -set icc \(Shell.quote(profile.path)) \(Shell.quote(bare.path)) -o \(Shell.quote(served.appendingPathComponent("green.webp").path))")
+        XCTAssertEqual(made.status, 0, made.stderr)
+
+        let kept = try getJSON(["--resize", "24x", "--keep-metadata", url("/green.webp")])
+        let plain = try getJSON(["--resize", "24x", url("/green.webp")])
+        let keptGreen = try firstFramePixel(of: try XCTUnwrap(kept["path"] as? String))
+        let plainGreen = try firstFramePixel(of: try XCTUnwrap(plain["path"] as? String))
+        for (value, expected) in zip(keptGreen, [60, 160, 60]) { XCTAssertEqual(Double(value), Double(expected), accuracy: 5, "kept: \(keptGreen)") }
+        XCTAssertGreaterThan(abs(plainGreen[0] - 60), 30, "stripped: converted to sRGB, \(plainGreen)")
+    }
+
+    /// `pixel(of:)` of an animated WebP's first frame (webpmux takes it out, dwebp decodes it).
+    private func firstFramePixel(of path: String) throws -> [Int] {
+        let (frame, png) = (directory.path("frame.webp"), directory.path("frame.png"))
+        let taken = try Shell.run(
+            "webpmux -get frame 1 \(Shell.quote(path)) -o \(Shell.quote(frame.path)) && dwebp -quiet \(Shell.quote(frame.path)) -o \(Shell.quote(png.path))")
+        XCTAssertEqual(taken.status, 0, taken.stderr)
+        return try pixel(of: png.path)
+    }
+
     func testKeepMetadataAloneIsAUsageError() throws {
         let result = try imgfetch(["get", "--keep-metadata", url("/photo.jpg")])
         XCTAssertEqual(result.status, 2, result.stderr)

@@ -46,7 +46,9 @@ public struct ImageTransformer: Sendable {
             do { reader = try decoders.animationReader(for: data, limits: limits) } catch { throw .decode(error) }
             if let reader {
                 let metadata = spec.keepMetadata ? KeptMetadata.ofAnimation(in: data, format: info.format) : .none
-                return try transformAnimation(reader, spec: spec, metadata: metadata, limits: limits)
+                // A profile the variant does not keep: its frames are converted to sRGB, as a still is.
+                let profile = spec.keepMetadata ? nil : KeptMetadata.animationProfile(in: data, format: info.format)
+                return try transformAnimation(reader, spec: spec, metadata: metadata, convertingFrom: profile, limits: limits)
             }
         }
         var (image, profile) = try stillImage(
@@ -135,9 +137,10 @@ public struct ImageTransformer: Sendable {
     }
 
     /// Every frame of an animation resized and encoded as animated WebP, one frame at a time,
-    /// with `metadata`'s chunks.
+    /// with `metadata`'s chunks; each frame first converted to sRGB from `profile`, if given.
     private func transformAnimation(
-        _ reader: any AnimationReading, spec: TransformSpec, metadata: KeptMetadata, limits: DecodeLimits
+        _ reader: any AnimationReading, spec: TransformSpec, metadata: KeptMetadata, convertingFrom profile: [UInt8]?,
+        limits: DecodeLimits
     ) throws(TransformError) -> TransformedImage {
         let geometry = try TransformGeometry(spec: spec, sourceWidth: reader.canvasWidth, sourceHeight: reader.canvasHeight)
             .within(limits)
@@ -148,7 +151,8 @@ public struct ImageTransformer: Sendable {
                 width: width, height: height, loopCount: reader.loopCount, quality: spec.effectiveQuality, lossless: spec.lossless,
                 metadata: metadata)
             var frames = 0
-            while let frame = try nextFrame(of: reader) {
+            while var frame = try nextFrame(of: reader) {
+                if let profile { try Self.convertToSRGB(&frame.image, from: profile) }
                 var image = geometry.keepsSize
                     ? frame.image
                     : Resampler.resize(frame.image, width: geometry.width, height: geometry.height, from: region, kernel: spec.kernel)
@@ -165,6 +169,13 @@ public struct ImageTransformer: Sendable {
             throw error
         } catch {
             throw .encode(reason: String(describing: error))
+        }
+    }
+
+    /// Converts `image` in place to sRGB from the RGB `profile` (leaves it as it is if lcms cannot use it).
+    private static func convertToSRGB(_ image: inout RGBAImage, from profile: [UInt8]) throws(TransformError) {
+        do { _ = try LittleCMS.convertToSRGB(&image.pixels, from: .rgba, profile: profile) } catch {
+            throw .libraryUnavailable(reason: error.description)
         }
     }
 

@@ -22,16 +22,22 @@ struct KeptMetadata: Sendable, Equatable {
         return profile
     }
 
-    /// What an animated variant of the original in `data` keeps: its EXIF (`uprightEXIF`) and the
-    /// RGB ICC profile of a WebP (`ICCP`) or an APNG (`iCCP`). Animation frames are never converted
-    /// to sRGB (they are composed as stored), so the profile still describes them.
+    /// What an animated variant of the original in `data` keeps: its EXIF (`uprightEXIF`) and its
+    /// RGB ICC profile (`animationProfile`). Animation frames are composed as stored, and a frame
+    /// under a kept profile stays in its space, as a still does.
     static func ofAnimation(in data: Data, format: ImageFormat) -> KeptMetadata {
+        KeptMetadata(iccProfile: animationProfile(in: data, format: format), exif: uprightEXIF(in: data, format: format))
+    }
+
+    /// The RGB ICC profile of an animation: a WebP's `ICCP` chunk or an APNG's `iCCP`; nil for
+    /// other formats, none, or one of another colour space.
+    static func animationProfile(in data: Data, format: ImageFormat) -> [UInt8]? {
         let profile: [UInt8]? = switch format {
         case .webp: WebPContainer.iccProfile(in: data)
         case .png: (try? PNGChunks(data))?.iccProfile()
         default: nil
         }
-        return KeptMetadata(iccProfile: profile.flatMap { isRGB($0) ? $0 : nil }, exif: uprightEXIF(in: data, format: format))
+        return profile.flatMap { isRGB($0) ? $0 : nil }
     }
 
     /// Whether `profile` describes RGB data (its header's colour space field).
