@@ -48,7 +48,8 @@ public struct ImageTransformer: Sendable {
                 let metadata = spec.keepMetadata ? KeptMetadata.ofAnimation(in: data, format: info.format) : .none
                 // A profile the variant does not keep: its frames are converted to sRGB, as a still is.
                 let profile = spec.keepMetadata ? nil : KeptMetadata.animationProfile(in: data, format: info.format)
-                return try transformAnimation(reader, spec: spec, metadata: metadata, convertingFrom: profile, limits: limits)
+                let conversion = try profile.flatMap(Self.conversionToSRGB(from:))
+                return try transformAnimation(reader, spec: spec, metadata: metadata, converting: conversion, limits: limits)
             }
         }
         var (image, profile) = try stillImage(
@@ -137,9 +138,9 @@ public struct ImageTransformer: Sendable {
     }
 
     /// Every frame of an animation resized and encoded as animated WebP, one frame at a time,
-    /// with `metadata`'s chunks; each frame first converted to sRGB from `profile`, if given.
+    /// with `metadata`'s chunks; each frame first converted to sRGB by `conversion`, if given.
     private func transformAnimation(
-        _ reader: any AnimationReading, spec: TransformSpec, metadata: KeptMetadata, convertingFrom profile: [UInt8]?,
+        _ reader: any AnimationReading, spec: TransformSpec, metadata: KeptMetadata, converting conversion: LittleCMS.SRGBConversion?,
         limits: DecodeLimits
     ) throws(TransformError) -> TransformedImage {
         let geometry = try TransformGeometry(spec: spec, sourceWidth: reader.canvasWidth, sourceHeight: reader.canvasHeight)
@@ -152,7 +153,7 @@ public struct ImageTransformer: Sendable {
                 metadata: metadata)
             var frames = 0
             while var frame = try nextFrame(of: reader) {
-                if let profile { try Self.convertToSRGB(&frame.image, from: profile) }
+                conversion?.apply(to: &frame.image.pixels)
                 var image = geometry.keepsSize
                     ? frame.image
                     : Resampler.resize(frame.image, width: geometry.width, height: geometry.height, from: region, kernel: spec.kernel)
@@ -172,9 +173,10 @@ public struct ImageTransformer: Sendable {
         }
     }
 
-    /// Converts `image` in place to sRGB from the RGB `profile` (leaves it as it is if lcms cannot use it).
-    private static func convertToSRGB(_ image: inout RGBAImage, from profile: [UInt8]) throws(TransformError) {
-        do { _ = try LittleCMS.convertToSRGB(&image.pixels, from: .rgba, profile: profile) } catch {
+    /// The conversion of RGBA pixels in the RGB `profile` to sRGB, made once for every frame; nil
+    /// (the pixels left as they are) when lcms cannot use the profile.
+    private static func conversionToSRGB(from profile: [UInt8]) throws(TransformError) -> LittleCMS.SRGBConversion? {
+        do { return try LittleCMS.SRGBConversion(from: .rgba, profile: profile) } catch {
             throw .libraryUnavailable(reason: error.description)
         }
     }
