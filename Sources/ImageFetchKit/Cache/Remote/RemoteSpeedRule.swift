@@ -33,7 +33,8 @@
 /// loads go to the origin (timing it), and the first reads that find their objects count though
 /// cold, from when the engine was ready, since they are all there is to judge it by (misses do
 /// not: the origin answers them anyway, and an S3 tier's first reads, which fetch its
-/// credentials, then judged slow, dropped the uploads that fill it). Why: reads are held to
+/// credentials, then judged slow, dropped the uploads that fill it; a first miss that slow
+/// beside the origin only starts the check, `checkAfterSilence`). Why: reads are held to
 /// `-j`, so a fresh worker's first reads of a tier ten times slower than the origin (88 ms a
 /// request) held every load for one round trip, then a second (the first reads, cold, were not
 /// counted), and the origin sat idle for both: 1000 corpus images in 0.79-0.82 s (three runs,
@@ -141,14 +142,20 @@ struct RemoteSpeedRule: Sendable {
     mutating func recordTierRead(_ time: Duration, wasTest: Bool, cold: Bool = false, found: Bool = true, at now: ContinuousClock.Instant) -> Change? {
         if !found { sawMiss = true }
         guard wasTest else {
+            let endsSilence = diverting
             diverting = false
             if !cold {
                 tier.add(time)
                 tierReads += 1
-            } else if found, let ready = answerlessSince {
+            } else if let ready = answerlessSince {
                 // Begun before the engine was ready, it is timed from then: the tier's time alone.
-                tier.add(min(time, now - ready))
-                tierReads += 1
+                let sinceReady = min(time, now - ready)
+                if found {
+                    tier.add(sinceReady)
+                    tierReads += 1
+                } else if endsSilence, let change = checkAfterSilence(sinceReady) {
+                    return change
+                }
             }
             return evaluate(at: now)
         }
@@ -192,6 +199,20 @@ struct RemoteSpeedRule: Sendable {
         answerlessSince = ready
         diverting = true
         return .noAnswer(after: Self.suspicion)
+    }
+
+    /// The first answer after the silence was a miss `sinceReady` after the engine was ready. A
+    /// miss is not counted (see `noAnswerYet`), but one that slow beside the origin's median
+    /// starts the check rather than send the loads back to the tier: ending the diversion alone
+    /// made every load left wait one round trip for reads, then the check another (a tier 1 s
+    /// slow under ThreadSanitizer: 300 loads in 3.3 s, the origin still busy when the first
+    /// misses came back a second in). A tier whose first reads were slow only once (an S3
+    /// tier's credentials) passes the check at the cost of one read.
+    private mutating func checkAfterSilence(_ sinceReady: Duration) -> Change? {
+        guard !judgedOrChecking, origin.count >= Self.minimumSamples, let originMedian = origin.median,
+              Self.isSlow(sinceReady, against: originMedian) else { return nil }
+        checkingAgainst = originMedian
+        return .checking(tier: sinceReady, origin: originMedian)
     }
 
     /// Loads go to the origin, without waiting for a read slot: the tier answered nothing in

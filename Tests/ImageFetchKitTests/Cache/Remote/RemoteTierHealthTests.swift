@@ -149,14 +149,43 @@ final class RemoteTierHealthTests: XCTestCase {
 
         // A tier being filled: its first reads miss, which the origin answers anyway; they end
         // the diversion but are not counted, slow as they were (an S3 tier's first reads fetch
-        // its credentials).
+        // its credentials). The first, slow beside the origin, starts the check: one read
+        // times the tier while loads go on to the origin, and a quick one sends them back.
         var filling = RemoteSpeedRule(retestAfter: .seconds(5))
         XCTAssertNotNil(filling.noAnswerYet(engineReadyAt: ready))
         for _ in 0..<4 { XCTAssertNil(filling.recordOriginFetch(.milliseconds(10), at: answered)) }
-        for _ in 0..<4 { XCTAssertNil(filling.recordTierRead(.milliseconds(283), wasTest: false, cold: true, found: false, at: answered)) }
+        XCTAssertEqual(filling.recordTierRead(.milliseconds(283), wasTest: false, cold: true, found: false, at: answered),
+                       .checking(tier: .milliseconds(98), origin: .milliseconds(10)))
+        for _ in 0..<3 { XCTAssertNil(filling.recordTierRead(.milliseconds(283), wasTest: false, cold: true, found: false, at: answered)) }
         XCTAssertFalse(filling.divertsToOrigin)
+        XCTAssertTrue(filling.readsSkipTier)
+        XCTAssertEqual(filling.decide(at: answered), .test)
+        XCTAssertEqual(filling.decide(at: answered), .timeOrigin, "one read checks, the other loads go to the origin")
+        XCTAssertEqual(filling.recordTierRead(.milliseconds(9), wasTest: true, found: false, at: answered + .milliseconds(9)),
+                       .fastAgain(tier: .milliseconds(9), origin: .milliseconds(10)))
         XCTAssertFalse(filling.readsSkipTier)
         XCTAssertEqual(filling.decide(at: answered), .read)
+
+        // A tier a second slow: the check confirms it, and loads skip it without waiting on a
+        // second round of reads.
+        var slow = RemoteSpeedRule(retestAfter: .seconds(5))
+        XCTAssertNotNil(slow.noAnswerYet(engineReadyAt: ready))
+        for _ in 0..<4 { XCTAssertNil(slow.recordOriginFetch(.milliseconds(6), at: ready + .milliseconds(100))) }
+        let second = ready + .milliseconds(1030)
+        XCTAssertEqual(slow.recordTierRead(.milliseconds(1040), wasTest: false, cold: true, found: false, at: second),
+                       .checking(tier: .milliseconds(1030), origin: .milliseconds(6)))
+        XCTAssertEqual(slow.decide(at: second), .test)
+        XCTAssertEqual(slow.recordTierRead(.milliseconds(1020), wasTest: true, found: false, at: second + .milliseconds(1020)),
+                       .becameSlow(tier: .milliseconds(1020), origin: .milliseconds(6)))
+        XCTAssertEqual(slow.decide(at: second + .milliseconds(1030)), .skipAsSlow)
+
+        // A miss no slower than the origin's fetches just ends the diversion.
+        var quick = RemoteSpeedRule(retestAfter: .seconds(5))
+        XCTAssertNotNil(quick.noAnswerYet(engineReadyAt: ready))
+        for _ in 0..<4 { XCTAssertNil(quick.recordOriginFetch(.milliseconds(40), at: answered)) }
+        XCTAssertNil(quick.recordTierRead(.milliseconds(120), wasTest: false, cold: true, found: false, at: answered))
+        XCTAssertFalse(quick.readsSkipTier)
+        XCTAssertEqual(quick.decide(at: answered), .read)
 
         var answering = RemoteSpeedRule(retestAfter: .seconds(5))
         XCTAssertNil(answering.recordTierRead(.milliseconds(5), wasTest: false, at: start))
