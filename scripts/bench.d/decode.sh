@@ -20,8 +20,7 @@ target=1.15
 if [ "${BENCH_QUICK:-0}" = 1 ]; then runs=5; else runs=20; fi
 
 if [ -z "${IMGFETCH_BIN:-}" ]; then
-  (cd "$root" && swift build -c release --static-swift-stdlib --disable-local-rpath --product imgfetch >&2)
-  IMGFETCH_BIN="$(cd "$root" && swift build -c release --static-swift-stdlib --disable-local-rpath --show-bin-path)/imgfetch"
+  IMGFETCH_BIN="$("$root/scripts/build-release")"
 fi
 
 # The images: one 4000×3000 (12 MP) photo-like picture (plasma fractal plus a little noise, so it
