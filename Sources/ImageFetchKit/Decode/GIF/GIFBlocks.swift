@@ -81,12 +81,19 @@ struct GIFBlocks {
     }
 
     /// The offset after a run of data sub-blocks ending with a zero-length block; nil if the data ends first.
+    /// Walked through one pointer rather than `ByteReader`'s reads: this loop visits every
+    /// sub-block of every frame, and a `Data` subscript a step (representation, bounds and
+    /// exclusivity checks) made it 2.6M of the 93M instructions of a 100-image prefetch with four
+    /// GIFs in it (callgrind).
     private static func skipSubBlocks(_ bytes: ByteReader, from start: Int) -> Int? {
-        var offset = start
-        while let length = bytes.uint8(at: offset) {
-            offset += 1 + Int(length)
-            if length == 0 { return offset }
+        bytes.data.withUnsafeBytes { raw in
+            var offset = start
+            while offset >= 0, offset < raw.count {
+                let length = Int(raw[offset])
+                offset += 1 + length
+                if length == 0 { return offset }
+            }
+            return nil
         }
-        return nil
     }
 }
