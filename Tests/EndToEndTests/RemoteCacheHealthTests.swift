@@ -34,7 +34,13 @@ final class RemoteCacheHealthTests: RemoteCacheTestCase {
 
         XCTAssertEqual(fresh.status, 0, fresh.stderr)
         let types = try cacheTypes(fresh)
-        XCTAssertGreaterThanOrEqual(types["remote", default: 0], 48, "at least 80 % from the tier: \(types) \(fresh.stderr)")
+        // A worker whose first reads took over 50 ms, with no origin fetch yet to compare them
+        // with, sends at most 16 loads to the origin to time it (RemoteSpeedRule), each counted
+        // as skipping the tier: in one CI run the reads through the Python proxy took 51 ms and
+        // 12 loads went (47 from the tier). That is the speed rule's doing, not the errors'.
+        let skipped = skippedLoads(fresh.stderr) ?? 0
+        XCTAssertLessThanOrEqual(skipped, 16, fresh.stderr)
+        XCTAssertGreaterThanOrEqual(types["remote", default: 0] + skipped, 48, "at least 80 % from the tier: \(types) \(fresh.stderr)")
         XCTAssertEqual(try originRequests(), types["network", default: 0])
         XCTAssertGreaterThan(try proxy.stats().faults["500", default: 0], 0, "the proxy did fail requests")
         XCTAssertEqual(warnings(fresh), [], "isolated errors pause nothing")
