@@ -34,12 +34,8 @@ build_hello() {
   fi
 }
 build_hello "$hello"
-cxx_archive="$(clang -print-file-name=libstdc++.a 2>/dev/null || true)"
-if [ -f "$cxx_archive" ]; then
-  mkdir -p "$BENCH_OUT/hello/static-libstdcxx"
-  ln -sfn "$cxx_archive" "$BENCH_OUT/hello/static-libstdcxx/libstdc++.a"
-  build_hello "$hello_cxx" -L "$BENCH_OUT/hello/static-libstdcxx" -Xclang-linker -static-libgcc
-fi
+cxx_dir="$("$BENCH_ROOT/scripts/build-release" --static-libstdcxx-dir)"
+[ -z "$cxx_dir" ] || build_hello "$hello_cxx" -L "$cxx_dir" -Xclang-linker -static-libgcc
 
 corpus_list="$(bench_corpus "$(bench_corpus_count)")"
 nginx_start "$BENCH_OUT/corpus"
