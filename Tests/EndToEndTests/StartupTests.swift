@@ -152,16 +152,21 @@ final class StartupTests: EndToEndTestCase {
         XCTAssertEqual(try cachedEntries().count, 120)
     }
 
-    /// The engine thread starts before libcurl is loaded, and waits: a thread started during the
-    /// load would wait for the dynamic loader's lock (see `CurlEngine.shared`). strace shows the
-    /// thread being named before libcurl's file is opened.
-    func testTheEngineThreadStartsBeforeLibcurlIsLoaded() throws {
-        let trace = lines(try traced(["get", url("baseline.jpg")], syscalls: "openat,write", followingThreads: true))
+    /// The thread that loads libcurl runs the engine (see `EngineStart`): it is named before
+    /// libcurl's file is opened (a thread started during the load would wait for the dynamic
+    /// loader's lock), and it is the thread that connects to the server, so no thread was
+    /// started for the engine after the load.
+    func testTheThreadThatLoadsLibcurlRunsTheEngine() throws {
+        let trace = lines(try traced(["get", url("baseline.jpg")], syscalls: "openat,write,connect", followingThreads: true))
         let named = trace.firstIndex { $0.contains("\"imgfetch.curl\"") }
         let loaded = trace.firstIndex { $0.contains("openat(") && $0.contains("/libcurl.so.4\"") }
-        XCTAssertNotNil(named, trace.joined(separator: "\n"))
-        XCTAssertNotNil(loaded, trace.joined(separator: "\n"))
-        if let named, let loaded { XCTAssertLessThan(named, loaded, "the engine thread started after libcurl was loaded") }
+        let connected = trace.firstIndex { $0.contains("connect(") && $0.contains("127.0.0.1") }
+        let all = trace.joined(separator: "\n")
+        guard let named, let loaded, let connected else { return XCTFail("a step is missing from the trace:\n\(all)") }
+        XCTAssertLessThan(named, loaded, "the engine thread was named after libcurl was loaded")
+        // strace -f starts every line with the thread's id.
+        func thread(_ line: String) -> Substring { line.prefix { $0 != " " } }
+        XCTAssertEqual(thread(trace[loaded]), thread(trace[connected]), "libcurl was loaded on one thread and run on another:\n\(all)")
     }
 
     /// A key with no file in the cache is a miss only a fetch can answer: libcurl starts loading
@@ -171,7 +176,7 @@ final class StartupTests: EndToEndTestCase {
     func testAMissStartsLoadingLibcurlBeforeTheIndexOpens() throws {
         func order(_ name: String) throws -> (started: Int?, index: Int?, trace: String) {
             let trace = lines(try traced(["get", url(name)], syscalls: "openat,write", followingThreads: true))
-            let started = trace.firstIndex { $0.contains("\"imgfetch.dlopen\"") }
+            let started = trace.firstIndex { $0.contains("\"imgfetch.curl\"") }
             let index = trace.firstIndex { $0.contains("openat(") && $0.contains("/index.sqlite\"") }
             return (started, index, trace.joined(separator: "\n"))
         }

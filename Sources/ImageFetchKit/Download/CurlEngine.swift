@@ -8,27 +8,14 @@ import Synchronization
 /// `curl_multi_wakeup` (which libcurl allows from any thread); everything else, the in-flight
 /// transfer map included, belongs to the engine thread (`EngineLoop`).
 final class CurlEngine: Sendable {
-    /// The engine, created at the first network use; or, when libcurl cannot be loaded, why not.
-    ///
-    /// The engine thread is started first and waits while this thread loads libcurl: a thread
-    /// started during the load would wait for the dynamic loader's lock, and a new thread's first
-    /// turn on a busy CPU comes late (the scheduler queues it behind the running ones), while a
-    /// waiting thread that is woken runs at once. Measured on this shared 2-core machine (probe
-    /// timeline, median of 41 alternated one-URL misses): the loop ran 0.06 ms after it was
-    /// woken, against 0.44 ms after its start when it was started here, after the load.
-    static let shared: Result<CurlEngine, LoadFailure> = {
-        let started = Handoff<CurlEngine>()
-        DetachedThread.start(name: "imgfetch.curl") {
-            if let engine = started.wait() { EngineLoop(engine: engine).run() }
-        }
+    /// Loads libcurl, initialises it and makes the engine: on the thread that will run its loop
+    /// (`EngineStart`), so that no thread is started after the load; or why libcurl cannot be loaded.
+    static func load() -> Result<CurlEngine, LoadFailure> {
         if let failure = imgfetch_curl_load() {
-            started.give(nil)
             return .failure(LoadFailure(reason: String(cString: failure)))
         }
-        let engine = CurlEngine()
-        started.give(engine)
-        return .success(engine)
-    }()
+        return .success(CurlEngine())
+    }
 
     /// libcurl is missing or too old; every download fails with this reason.
     struct LoadFailure: Error {

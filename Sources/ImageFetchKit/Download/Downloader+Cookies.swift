@@ -14,7 +14,7 @@ extension Downloader {
     /// The cookies this downloader's transfers hold now, as lines of a Netscape cookie file
     /// (curl's format); empty without a cookie file or before any transfer.
     public func cookies() async -> [String] {
-        guard configuration.cookieFile != nil, case .success(let engine) = CurlEngine.shared else { return [] }
+        guard configuration.cookieFile != nil, case .success(let engine) = await EngineStart.engine() else { return [] }
         let id = client.id
         return await withCheckedContinuation { continuation in
             engine.send(.cookies(clientID: id, reply: { continuation.resume(returning: $0) }))

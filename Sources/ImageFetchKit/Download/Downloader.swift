@@ -60,6 +60,8 @@ public final class Downloader: DataLoading {
         case .failure(let failure):
             throw DownloadError(url: request.url, kind: .transport(code: Int(CURLE_FAILED_INIT.rawValue)), detail: failure.reason)
         }
+        // `stop` while the engine loaded had no engine to tell.
+        guard !stopped.load(ordering: .acquiring) else { throw DownloadError(url: request.url, kind: .cancelled) }
         let client = self.client
         let id = CurlEngine.makeID()
         let result = await withTaskCancellationHandler {
@@ -80,7 +82,7 @@ public final class Downloader: DataLoading {
     /// (`DownloadError.partial`), so the bytes can be kept.
     public func stop() {
         stopped.store(true, ordering: .releasing)
-        guard case .success(let engine) = CurlEngine.shared else { return }
+        guard let engine = EngineStart.loaded else { return }
         engine.send(.stop(clientID: client.id))
     }
 }

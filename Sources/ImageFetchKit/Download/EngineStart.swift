@@ -1,18 +1,27 @@
 import Synchronization
 
-/// Loading the engine (`CurlEngine.shared`: libcurl and its 30-odd libraries) on a thread of its
-/// own, and the loads that need it waiting without holding a thread.
+/// Starting the engine: one thread, named `imgfetch.curl` from its start, loads libcurl (and its
+/// 30-odd libraries), initialises it and then runs the engine's loop; the loads that need the
+/// engine wait for it without holding a thread.
 ///
-/// Why not `CurlEngine.shared` straight from a load: a second thread that reaches a lazy static
-/// while another initialises it waits on the runtime's once-lock, a priority-inheriting futex the
-/// kernel spins on while the owner runs, so a task that arrived during the 5 ms of dlopen burnt a
-/// core for them (3.4 % of a one-URL https miss's samples in `perf record`, in
-/// `rt_mutex_slowlock_block` under `Downloader.load`). A load here suspends instead, and is
-/// resumed when the engine is there.
+/// Why the loading thread runs the loop: a thread started during the load waits for the dynamic
+/// loader's lock (glibc's TLS set-up in pthread_create takes it), and one started after it has its
+/// first turn late on a busy CPU (the scheduler queues a new thread behind the running ones). So
+/// no thread is started for the loop at all: the one that loaded goes straight on into it. It
+/// was the third thread of a one-URL fetch (main, the loader, the loop), started before the load
+/// and woken after it.
+///
+/// Why loads suspend here instead of reaching a lazily made engine: a second thread that reaches
+/// a lazy static while another initialises it waits on the runtime's once-lock, a
+/// priority-inheriting futex the kernel spins on while the owner runs, so a task that arrived
+/// during the 5 ms of dlopen burnt a core for them (3.4 % of a one-URL https miss's samples in
+/// `perf record`, in `rt_mutex_slowlock_block` under `Downloader.load`).
 enum EngineStart {
+    private typealias Waiter = CheckedContinuation<Result<CurlEngine, CurlEngine.LoadFailure>, Never>
+
     private enum State {
         case notStarted
-        case loading(waiting: [CheckedContinuation<Result<CurlEngine, CurlEngine.LoadFailure>, Never>])
+        case loading(waiting: [Waiter])
         case done(Result<CurlEngine, CurlEngine.LoadFailure>)
     }
 
@@ -26,14 +35,15 @@ enum EngineStart {
             return true
         }
         guard starts else { return }
-        DetachedThread.start(name: "imgfetch.dlopen") {
-            let engine = CurlEngine.shared
-            let waiting = state.withLock { state -> [CheckedContinuation<Result<CurlEngine, CurlEngine.LoadFailure>, Never>] in
+        DetachedThread.start(name: "imgfetch.curl") {
+            let engine = CurlEngine.load()
+            let waiting = state.withLock { state -> [Waiter] in
                 guard case .loading(let waiting) = state else { return [] }
                 state = .done(engine)
                 return waiting
             }
             for continuation in waiting { continuation.resume(returning: engine) }
+            if case .success(let loaded) = engine { EngineLoop(engine: loaded).run() }
         }
     }
 
@@ -54,5 +64,12 @@ enum EngineStart {
             }
             if let ready { continuation.resume(returning: ready) }
         }
+    }
+
+    /// The engine if it is loaded now, without starting or waiting for a load: for stopping, where
+    /// an engine not loaded yet has no transfer to stop.
+    static var loaded: CurlEngine? {
+        guard case .done(.success(let engine)) = state.withLock({ $0 }) else { return nil }
+        return engine
     }
 }
