@@ -70,7 +70,8 @@ struct EngineClient: Sendable {
     let observer: (@Sendable (DownloadEvent) -> Void)?
 }
 
-/// One caller waiting on a transfer. `complete` is called exactly once, on the engine thread.
+/// One caller waiting on a transfer. `complete` is called exactly once: on the engine thread, or
+/// by `EngineStart` when libcurl cannot be loaded.
 struct Requester: Sendable {
     let id: UInt64
     let request: DownloadRequest

@@ -14,10 +14,10 @@ extension Downloader {
     /// The cookies this downloader's transfers hold now, as lines of a Netscape cookie file
     /// (curl's format); empty without a cookie file or before any transfer.
     public func cookies() async -> [String] {
-        guard configuration.cookieFile != nil, case .success(let engine) = await EngineStart.engine() else { return [] }
+        guard configuration.cookieFile != nil else { return [] }
         let id = client.id
         return await withCheckedContinuation { continuation in
-            engine.send(.cookies(clientID: id, reply: { continuation.resume(returning: $0) }))
+            EngineStart.send(.cookies(clientID: id, reply: { continuation.resume(returning: $0) }))
         }
     }
 

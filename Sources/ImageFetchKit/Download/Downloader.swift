@@ -54,25 +54,18 @@ public final class Downloader: DataLoading {
             throw DownloadError(url: request.url, kind: .unsupportedScheme)
         }
         guard !stopped.load(ordering: .acquiring) else { throw DownloadError(url: request.url, kind: .cancelled) }
-        let engine: CurlEngine
-        switch await EngineStart.engine() {
-        case .success(let loaded): engine = loaded
-        case .failure(let failure):
-            throw DownloadError(url: request.url, kind: .transport(code: Int(CURLE_FAILED_INIT.rawValue)), detail: failure.reason)
-        }
-        // `stop` while the engine loaded had no engine to tell.
-        guard !stopped.load(ordering: .acquiring) else { throw DownloadError(url: request.url, kind: .cancelled) }
         let client = self.client
         let id = CurlEngine.makeID()
+        // Sent at once even while libcurl loads: the engine takes it as it starts (see `EngineStart`).
         let result = await withTaskCancellationHandler {
             await withCheckedContinuation { (continuation: CheckedContinuation<Result<DownloadResponse, DownloadError>, Never>) in
                 let requester = Requester(id: id, request: request, progress: progress) { continuation.resume(returning: $0) }
-                engine.send(.add(requester, client))
+                EngineStart.send(.add(requester, client))
                 // A cancellation that came before `add` reached the engine found nothing to cancel.
-                if Task.isCancelled { engine.send(.cancel(requesterID: id)) }
+                if Task.isCancelled { EngineStart.send(.cancel(requesterID: id)) }
             }
         } onCancel: {
-            engine.send(.cancel(requesterID: id))
+            EngineStart.send(.cancel(requesterID: id))
         }
         return try result.get()
     }
@@ -82,7 +75,6 @@ public final class Downloader: DataLoading {
     /// (`DownloadError.partial`), so the bytes can be kept.
     public func stop() {
         stopped.store(true, ordering: .releasing)
-        guard let engine = EngineStart.loaded else { return }
-        engine.send(.stop(clientID: client.id))
+        EngineStart.sendIfStarted(.stop(clientID: client.id))
     }
 }
