@@ -6,6 +6,7 @@
 #   BENCH_QUICK    1 for the smaller run of `scripts/bench --quick`
 #   BENCH_RESULTS  TSV file the result rows are appended to (scripts/bench prints it as one table)
 #   IMGFETCH_BIN   the release imgfetch binary (built here, once, when unset)
+#   BENCH_RUN_FS   host: the tools write to bench-out/run where it is, not to the bench's own ext4
 set -euo pipefail
 
 BENCH_LIB="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
@@ -33,6 +34,12 @@ _bench_run_cleanups() {
 }
 trap _bench_run_cleanups EXIT
 trap 'log "interrupted"; exit 130' INT TERM
+
+# --- where the tools write: an ext4 with a journal, as a user's disk (see runfs.sh) ---
+# scripts/bench mounts it for the whole run; a mode run on its own mounts it for itself.
+# shellcheck source=runfs.sh
+source "$BENCH_LIB/runfs.sh"
+if runfs_mount 2>>"$BENCH_LOG"; then bench_on_exit runfs_unmount; fi
 
 # --- sizes of the run ---
 bench_quick() { [ "$BENCH_QUICK" = 1 ]; }
