@@ -30,10 +30,15 @@ runfs_mount() {
   # What the host directory held would only be hidden under the mount, taking space.
   rm -rf "$run"
   mkdir -p "$run"
-  if ! mount -o loop,discard "$image" "$run" >&2; then
-    echo "bench: could not mount $image; tools write to $run on the host filesystem" >&2
-    return 1
-  fi
+  # Right after an unmount the loop device can still hold the image for a moment, and mount then
+  # says it is already mounted: a few tries.
+  local tries=5
+  while ((tries-- > 0)); do
+    if mount -o loop,discard "$image" "$run" 2>>"$BENCH_OUT/logs/runfs.log"; then return 0; fi
+    sleep 0.5
+  done
+  echo "bench: could not mount $image (see $BENCH_OUT/logs/runfs.log); tools write to $run on the host filesystem" >&2
+  return 1
 }
 
 # runfs_unmount: undoes runfs_mount.
