@@ -65,7 +65,8 @@ public final class Downloader: DataLoading {
                 if Task.isCancelled { EngineStart.send(.cancel(requesterID: id)) }
             }
         } onCancel: {
-            EngineStart.send(.cancel(requesterID: id))
+            // A task cancelled before its `add` was sent has nothing to cancel yet: never load libcurl for it.
+            EngineStart.sendIfStarted(.cancel(requesterID: id))
         }
         return try result.get()
     }
