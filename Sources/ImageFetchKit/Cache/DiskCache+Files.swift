@@ -31,7 +31,25 @@ extension DiskCache {
     /// (creating the folder if needed) and returns its path. The file is complete (and, for
     /// `.powerLoss`, synced) when this returns; it is not yet visible as an entry.
     func writeTemporaryFile(_ data: Data, for key: CacheKey) throws(Error) -> String {
-        let (path, descriptor) = try createTemporaryFile(for: key)
+        let shard = absolutePath(key.shard)
+        try replaceIfNotADirectory(shard)
+        // pid + a per-process counter is unique among live writers and costs no syscall (UUID()
+        // reads /dev/urandom); a dead writer's leftover with the same name makes O_EXCL fail and
+        // the next number is tried.
+        func nextPath() -> String {
+            shard + "/\(Self.processID)-\(Self.temporaryFileCounter.add(1, ordering: .relaxed).newValue)\(Self.temporaryFileSuffix)"
+        }
+        var path = nextPath()
+        var descriptor = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
+        while descriptor < 0 && (errno == EEXIST || errno == ENOENT) {
+            if errno == ENOENT, mkdir(shard, 0o700) != 0, errno != EEXIST {
+                throw .cannotWrite(path: shard, cause: errnoDescription())
+            }
+            path = nextPath()
+            descriptor = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
+        }
+        guard descriptor >= 0 else { throw .cannotWrite(path: path, cause: errnoDescription()) }
+        Self.beginWrite(path)
         var failure: Int32 = 0
         data.withUnsafeBytes { buffer in
             var offset = 0
@@ -52,56 +70,6 @@ extension DiskCache {
             throw .cannotWrite(path: path, cause: errnoDescription(failure))
         }
         return path
-    }
-
-    /// Where a download for `key` writes its body (`BodySpool`): a temporary file of `key`'s, which
-    /// `store(_:…spooled:)` publishes without writing the bytes again.
-    func bodySpool(for key: CacheKey) -> BodySpool {
-        BodySpool(
-            id: directory + "/" + key.hash,
-            create: { (try? self.createTemporaryFile(for: key)).map { BodySpool.File(path: $0.path, descriptor: $0.descriptor) } },
-            discard: { Self.discardTemporaryFile($0) })
-    }
-
-    /// A temporary file that `spooled` holds for `key`, to publish as it is (synced first for
-    /// `.powerLoss`); nil when there is none to take, or it is not `key`'s or not `byteCount` long.
-    func takeTemporaryFile(_ spooled: SpooledBody?, for key: CacheKey, byteCount: Int) -> String? {
-        let folder = absolutePath(key.shard) + "/"
-        guard let spooled, spooled.byteCount == byteCount, spooled.path.hasPrefix(folder),
-              !spooled.path.dropFirst(folder.count).contains("/"), let path = spooled.take() else { return nil }
-        guard configuration.durability == .powerLoss else { return path }
-        let descriptor = open(path, O_WRONLY | O_CLOEXEC | O_NOFOLLOW)
-        let synced = descriptor >= 0 && fsync(descriptor) == 0
-        if descriptor >= 0 { close(descriptor) }
-        if synced { return path }
-        Self.discardTemporaryFile(path)
-        return nil
-    }
-
-    /// Creates a new, uniquely named, empty temporary file in the shard folder of `key` (creating
-    /// the folder if needed), open for reading and writing (a spooled body is read back through a
-    /// mapping), recorded as a write in progress.
-    func createTemporaryFile(for key: CacheKey) throws(Error) -> (path: String, descriptor: Int32) {
-        let shard = absolutePath(key.shard)
-        try replaceIfNotADirectory(shard)
-        // pid + a per-process counter is unique among live writers and costs no syscall (UUID()
-        // reads /dev/urandom); a dead writer's leftover with the same name makes O_EXCL fail and
-        // the next number is tried.
-        func nextPath() -> String {
-            shard + "/\(Self.processID)-\(Self.temporaryFileCounter.add(1, ordering: .relaxed).newValue)\(Self.temporaryFileSuffix)"
-        }
-        var path = nextPath()
-        var descriptor = open(path, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
-        while descriptor < 0 && (errno == EEXIST || errno == ENOENT) {
-            if errno == ENOENT, mkdir(shard, 0o700) != 0, errno != EEXIST {
-                throw .cannotWrite(path: shard, cause: errnoDescription())
-            }
-            path = nextPath()
-            descriptor = open(path, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
-        }
-        guard descriptor >= 0 else { throw .cannotWrite(path: path, cause: errnoDescription()) }
-        Self.beginWrite(path)
-        return (path, descriptor)
     }
 
     /// Nothing inside the cache is followed: a shard folder that is a symbolic link (or any other

@@ -170,32 +170,23 @@ public final class DiskCache: Sendable {
     }
 
     /// `store`, suspending the calling task instead of blocking its thread until it is committed.
-    /// `spooled`, a file of `key`'s that holds `data` already (a download's `BodySpool`), is
-    /// published as it is instead of writing the bytes again.
     @discardableResult
     public func store(
         _ data: Data, info: CachedImageInfo, for key: CacheKey, url: String,
-        validators: CacheValidators = CacheValidators(), expiresAt: Date? = nil, fetchedAt: Date? = nil,
-        spooled: SpooledBody? = nil
+        validators: CacheValidators = CacheValidators(), expiresAt: Date? = nil, fetchedAt: Date? = nil
     ) async throws(Error) -> CacheEntry {
         let publication = try prepareStore(
-            data, info: info, for: key, url: url, validators: validators, expiresAt: expiresAt, fetchedAt: fetchedAt,
-            spooled: spooled)
+            data, info: info, for: key, url: url, validators: validators, expiresAt: expiresAt, fetchedAt: fetchedAt)
         return try finishStore(publication, await publisher.publish(publication))
     }
 
-    /// Writes the temporary file (unless `spooled` is one) and describes the entry it will become.
+    /// Writes the temporary file and describes the entry it will become.
     private func prepareStore(
         _ data: Data, info: CachedImageInfo, for key: CacheKey, url: String, validators: CacheValidators, expiresAt: Date?,
-        fetchedAt: Date?, spooled: SpooledBody? = nil
+        fetchedAt: Date?
     ) throws(Error) -> IndexPublisher.Publication {
         let relativePath = key.relativePath(fileExtension: info.format.fileExtension)
-        let temporaryFile: String
-        if let taken = takeTemporaryFile(spooled, for: key, byteCount: data.count) {
-            temporaryFile = taken
-        } else {
-            temporaryFile = try writeTemporaryFile(data, for: key)
-        }
+        let temporaryFile = try writeTemporaryFile(data, for: key)
         let now = configuration.currentDate()
         let entry = CacheEntry(
             key: key, url: url, path: absolutePath(relativePath), format: info.format,

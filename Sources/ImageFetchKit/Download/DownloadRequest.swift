@@ -19,8 +19,6 @@ public struct DownloadRequest: Hashable, Sendable {
     public var resume: Resume.Point?
     /// Mirror a large body into this file as it arrives (see `Resume.Checkpoint`).
     public var checkpoint: Resume.Checkpoint?
-    /// Write a 2xx body to a file as it arrives instead of holding it in memory (see `BodySpool`).
-    public var spool: BodySpool?
 
     public init(
         url: URL,

@@ -11,8 +11,6 @@ public struct DownloadResponse: Sendable {
     /// The whole body after content decoding (gzip); empty for a 304. When `resumedFrom` is
     /// above 0, the body from that byte on: the bytes before it are the requester's.
     public var body: Data
-    /// The file `body` was written to, when the request named a spool (`BodySpool`): `body` maps it.
-    public var spooledBody: SpooledBody?
     /// The request's `resume` offset when the server continued the body (206), else 0.
     public var resumedFrom: Int64 = 0
     public var contentType: String?

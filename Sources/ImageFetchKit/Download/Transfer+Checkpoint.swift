@@ -15,7 +15,10 @@ extension Transfer {
         if checkpointDescriptor < 0 {
             guard openCheckpoint(checkpoint, validator: validator) else { return }
         }
-        if body.write(from: checkpointed, to: checkpointDescriptor) { checkpointed = body.count } else { closeCheckpoint() }
+        let written = body.withUnsafeBytes { bytes in
+            writeAll(checkpointDescriptor, bytes.baseAddress! + checkpointed, bytes.count - checkpointed)
+        }
+        if written { checkpointed = body.count } else { closeCheckpoint() }
     }
 
     /// Opens the file for appends: the existing partial file when this attempt continues it

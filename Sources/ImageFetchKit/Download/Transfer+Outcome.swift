@@ -26,11 +26,6 @@ extension Transfer {
             // A body this transfer was continuing is still there to continue (a 503 mid-retry).
             return (.failure(DownloadError(url: request.url, kind: .http(status: status), partial: partialBody(), replyBody: reply)), wait)
         }
-        // The body ends here: its file, if it has one, goes with the response (`SpooledBody`).
-        guard let (bytes, file) = status == 304 ? (Data(), nil) : finishBody() else {
-            return (.failure(DownloadError(url: request.url, kind: .transport(code: Int(CURLE_WRITE_ERROR.rawValue)),
-                                           detail: "the body's file could not be read back")), nil)
-        }
         var effective: UnsafeMutablePointer<CChar>?
         imgfetch_easy_getinfo_string(easy, CURLINFO_EFFECTIVE_URL, &effective)
         var contentType: UnsafeMutablePointer<CChar>?
@@ -39,14 +34,13 @@ extension Transfer {
             url: request.url,
             effectiveURL: effective.flatMap { URL(string: String(cString: $0)) } ?? request.url,
             statusCode: status,
-            body: bytes,
+            body: status == 304 ? Data() : body,
             resumedFrom: bodyOffset,
             contentType: contentType.map { String(cString: $0) },
             etag: header(named: "ETag", of: easy),
             lastModified: header(named: "Last-Modified", of: easy),
             cacheControl: header(named: "Cache-Control", of: easy)
         )
-        response.spooledBody = file
         response.robotsTags = headers(named: "X-Robots-Tag", of: easy)
         var microseconds: curl_off_t = 0
         imgfetch_easy_getinfo_off(easy, CURLINFO_TOTAL_TIME_T, &microseconds)
@@ -60,8 +54,6 @@ extension Transfer {
         switch code {
         case CURLE_WRITE_ERROR where rangeMismatch:
             kind = .resumeRefused
-        case CURLE_WRITE_ERROR where lostBody:
-            return DownloadError(url: request.url, kind: .transport(code: Int(code.rawValue)), detail: "the body's file could not be read back")
         case CURLE_WRITE_ERROR where exceededLimit, CURLE_FILESIZE_EXCEEDED:
             kind = .tooLarge(limit: options.maxBytes ?? 0)
         case CURLE_COULDNT_RESOLVE_HOST, CURLE_COULDNT_RESOLVE_PROXY:

@@ -16,14 +16,11 @@ final class Transfer {
     /// Attempts started so far: 1 for the first, 2 for the first retry, …
     private(set) var attempt = 0
 
-    /// The 2xx body so far: in memory, or in the file of the request's spool.
-    private(set) var body = ReceivedBody()
+    private(set) var body = Data()
     private(set) var received: Int64 = 0
     private(set) var expected: Int64?
     /// The streamed body passed `maxBytes`; the write callback stopped the transfer.
     private(set) var exceededLimit = false
-    /// The body's file could not be read back after a write to it failed; the callback stopped it.
-    private(set) var lostBody = false
     private var sawFirstByte = false
     private var keepsBody = true
     /// Bytes of an error reply's body still to keep (`Options.errorBodyLimit`), and those kept.
@@ -71,7 +68,6 @@ final class Transfer {
     }
 
     deinit {
-        body.discardFile()
         closeCheckpoint()
         imgfetch_curl_slist_free_all(headerList)
         errorBuffer.deallocate()
@@ -109,9 +105,7 @@ final class Transfer {
         requesters = []
         state = .done
         closeCheckpoint()
-        // The response holds the bytes now; a file no response took goes.
-        body.discardFile()
-        body = ReceivedBody()
+        body = Data()  // the response holds the bytes now; don't keep a second reference
         for requester in waiting { requester.complete(result) }
     }
 
@@ -119,10 +113,10 @@ final class Transfer {
     /// refused, if any.
     func begin(on easy: UnsafeMutableRawPointer) -> CURLcode {
         // A retry continues what the last attempt left; a first attempt what the request names.
-        if attempt > 0, let held = partialPoint() {
-            continuing = held
+        if attempt > 0, let held = partialBody() {
+            continuing = Resume.Point(offset: held.end, validator: held.validator)
         } else {
-            body.removeAll()
+            body = Data()
             bodyOffset = request.resume?.offset ?? 0
             continuing = request.resume
             closeCheckpoint()
@@ -134,7 +128,6 @@ final class Transfer {
         received = 0
         expected = nil
         exceededLimit = false
-        lostBody = false
         isPaused = false
         sawFirstByte = false
         keepsBody = true
@@ -182,11 +175,7 @@ final class Transfer {
             errorBodyRoom -= kept
             return .taken
         }
-        // Only a body whole from its first byte goes to a file (see `BodySpool`).
-        guard body.append(chunk, spoolingTo: bodyOffset == 0 ? request.spool : nil) else {
-            lostBody = true
-            return .stop
-        }
+        body.append(contentsOf: chunk)
         checkpointIfDue()
         for requester in requesters { requester.progress?(progress) }
         return .taken
@@ -208,7 +197,7 @@ final class Transfer {
         // A compressed body's declared length says nothing about the decoded bytes we count.
         if length >= 0, encoding == nil {
             expected = bodyOffset + Int64(body.count) + Int64(length)
-            if keepsBody { body.reserve(body.count + Int(length)) }
+            if keepsBody { body.reserveCapacity(body.count + Int(length)) }
         }
     }
 
@@ -225,7 +214,7 @@ final class Transfer {
             // If-Range matched: the validator asked with is the body's.
             continuableWith = continuing.validator
         } else {
-            body.removeAll()
+            body = Data()
             bodyOffset = 0
             closeCheckpoint()
             continuableWith = Resume.validator(
@@ -234,21 +223,10 @@ final class Transfer {
         }
     }
 
-    /// The whole body, for the response: see `ReceivedBody.finish`.
-    func finishBody() -> (bytes: Data, file: SpooledBody?)? {
-        body.finish()
-    }
-
     /// The bytes held that a later request could continue, if there are enough of them.
     func partialBody() -> Resume.PartialBody? {
-        guard partialPoint() != nil, let continuableWith, let bytes = body.copied() else { return nil }
-        return Resume.PartialBody(offset: bodyOffset, bytes: bytes, validator: continuableWith)
-    }
-
-    /// Where a request could continue the bytes held, if there are enough of them.
-    private func partialPoint() -> Resume.Point? {
-        guard !rangeMismatch, !lostBody, let continuableWith, bodyOffset + Int64(body.count) >= Int64(Resume.minimumBytes) else { return nil }
-        return Resume.Point(offset: bodyOffset + Int64(body.count), validator: continuableWith)
+        guard !rangeMismatch, let continuableWith, bodyOffset + Int64(body.count) >= Int64(Resume.minimumBytes) else { return nil }
+        return Resume.PartialBody(offset: bodyOffset, bytes: body, validator: continuableWith)
     }
 
     private func makeHeaderList() -> UnsafeMutablePointer<curl_slist>? {

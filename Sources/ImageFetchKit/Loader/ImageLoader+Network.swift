@@ -10,9 +10,7 @@ extension ImageLoader {
     ) async throws(LoaderError) -> LoadedImage {
         if let cache, !options.noDiskCache { cache.publisher.prepare() }
         if options.respectRobots { try await checkRobots(url, options: options, cache: cache) }
-        var request = downloadRequest(url, stale: stale, options: options)
-        // The body is written where the store will publish it from (`BodySpool`).
-        if let cache, !options.noDiskCache { request.spool = cache.bodySpool(for: key) }
+        let request = downloadRequest(url, stale: stale, options: options)
         var reportProgress: (@Sendable (DownloadProgress) -> Void)?
         if let progress {
             reportProgress = { progress(LoadProgress(receivedBytes: $0.received, expectedBytes: $0.expected, retry: $0.retry)) }
@@ -71,8 +69,7 @@ extension ImageLoader {
             let entry = try await cache.store(
                 response.body, info: CachedImageInfo(format: info.format, width: info.width, height: info.height),
                 for: key, url: url.redactedString,
-                validators: CacheValidators(etag: response.etag, lastModified: response.lastModified),
-                spooled: response.spooledBody)
+                validators: CacheValidators(etag: response.etag, lastModified: response.lastModified))
             image.filePath = entry.path
             // New bytes replaced what the variants were made of: they go with it (the variants of
             // a first fetch are left alone, which saves a write per store in a batch; any left
