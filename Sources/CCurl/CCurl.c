@@ -22,6 +22,7 @@
     X(multi_remove_handle, curl_multi_remove_handle) \
     X(multi_perform, curl_multi_perform)          \
     X(multi_poll, curl_multi_poll)                \
+    X(multi_timeout, curl_multi_timeout)          \
     X(multi_wakeup, curl_multi_wakeup)            \
     X(multi_info_read, curl_multi_info_read)      \
     X(multi_setopt, curl_multi_setopt)            \
@@ -78,6 +79,7 @@ CURLMcode imgfetch_curl_multi_poll(CURLM *multi, struct curl_waitfd *extra, unsi
     return api.multi_poll(multi, extra, count, timeout_ms, numfds);
 }
 CURLMcode imgfetch_curl_multi_wakeup(CURLM *multi) { return api.multi_wakeup(multi); }
+CURLMcode imgfetch_curl_multi_timeout(CURLM *multi, long *timeout_ms) { return api.multi_timeout(multi, timeout_ms); }
 CURLMsg *imgfetch_curl_multi_info_read(CURLM *multi, int *left) { return api.multi_info_read(multi, left); }
 
 CURLSH *imgfetch_curl_share_init(void) { return api.share_init(); }

@@ -26,6 +26,7 @@ CURLMcode imgfetch_curl_multi_remove_handle(CURLM *multi, CURL *handle);
 CURLMcode imgfetch_curl_multi_perform(CURLM *multi, int *running);
 CURLMcode imgfetch_curl_multi_poll(CURLM *multi, struct curl_waitfd *extra, unsigned int count, int timeout_ms, int *numfds);
 CURLMcode imgfetch_curl_multi_wakeup(CURLM *multi);
+CURLMcode imgfetch_curl_multi_timeout(CURLM *multi, long *timeout_ms);
 CURLMsg *imgfetch_curl_multi_info_read(CURLM *multi, int *left);
 
 // A share object: the cookie store every transfer of one downloader uses.

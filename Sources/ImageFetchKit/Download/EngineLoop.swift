@@ -20,6 +20,8 @@ final class EngineLoop {
     var rateLimiters: [UInt64: RateLimiter] = [:]
     /// Per downloader with a cookie file: its cookie store, kept for the process's life.
     var cookieShares: [UInt64: UnsafeMutableRawPointer] = [:]
+    /// This turn added a handle or unpaused a transfer: libcurl must run before the next wait.
+    var handedLibcurlWork = false
 
     init(engine: CurlEngine) {
         self.engine = engine
@@ -27,17 +29,36 @@ final class EngineLoop {
     }
 
     func run() -> Never {
+        var libcurlHasWork = true
         while true {
             for command in engine.takeCommands() { apply(command) }
             requeueDueRetries()
             resumeTransfersTheRateAllows()
             startQueuedTransfers()
-            var running: Int32 = 0
-            imgfetch_curl_multi_perform(multi, &running)
-            // Finished transfers free slots: fill them before waiting.
-            if collectFinishedTransfers() { continue }
-            imgfetch_curl_multi_poll(multi, nil, 0, pollTimeout(), nil)
+            // A wake for commands alone (an add that only joined the queue, a cancel) gives libcurl
+            // nothing to do, and `curl_multi_perform` would poll every running socket once more for
+            // nothing: in a 1000-image prefetch, one add per image made twice curl's poll calls.
+            if libcurlHasWork || handedLibcurlWork {
+                handedLibcurlWork = false
+                var running: Int32 = 0
+                imgfetch_curl_multi_perform(multi, &running)
+                // Finished transfers free slots: fill them before waiting.
+                if collectFinishedTransfers() {
+                    libcurlHasWork = true
+                    continue
+                }
+            }
+            var ready: Int32 = 0
+            imgfetch_curl_multi_poll(multi, nil, 0, pollTimeout(), &ready)
+            // `ready` counts the transfers' sockets with events, not the wakeup.
+            libcurlHasWork = ready > 0 || libcurlTimerIsDue()
         }
+    }
+
+    /// Whether one of libcurl's own timers (a timeout, a transfer to run now) has expired.
+    private func libcurlTimerIsDue() -> Bool {
+        var milliseconds = -1
+        return imgfetch_curl_multi_timeout(multi, &milliseconds) != CURLM_OK || milliseconds == 0
     }
 
     // MARK: Commands
@@ -142,6 +163,7 @@ final class EngineLoop {
             finish(transfer, with: .failure(DownloadError(url: transfer.request.url, kind: .transport(code: Int(refused.rawValue)), detail: detail)))
             return false
         }
+        handedLibcurlWork = true
         queues[transfer.client.id, default: TransferQueue(configuration: transfer.client.configuration)].didStart()
         hostStarted(transfer)
         transfer.client.observer?(.started(transfer.request.url))
