@@ -37,7 +37,7 @@ final class EngineLoop {
             startQueuedTransfers()
             // A wake for commands alone (an add that only joined the queue, a cancel) gives libcurl
             // nothing to do, and `curl_multi_perform` would poll every running socket once more for
-            // nothing: in a 1000-image prefetch, one add per image made twice curl's poll calls.
+            // nothing: 1000 URLs behind 20 ms took 2,099 calls, 1,789 with this (curl's tool 1,712).
             if libcurlHasWork || handedLibcurlWork {
                 handedLibcurlWork = false
                 var running: Int32 = 0
