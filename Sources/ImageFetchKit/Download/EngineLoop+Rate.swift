@@ -21,7 +21,7 @@ extension EngineLoop {
             guard let easy = transfer.easy, transfer.rateLimiter?.availableAt == nil else { continue }
             transfer.isPaused = false
             _ = imgfetch_curl_easy_pause(easy, CURLPAUSE_CONT)
-            handedLibcurlWork = true
+            libcurlHasWork = true
         }
     }
 
