@@ -6,14 +6,17 @@
 #include <stdlib.h>
 
 // libavif, as (member of avif_api, symbol).
-#define AVIF_SYMBOLS(X)                           \
-    X(decoder_create, avifDecoderCreate)          \
-    X(decoder_destroy, avifDecoderDestroy)        \
-    X(set_io_memory, avifDecoderSetIOMemory)      \
-    X(parse, avifDecoderParse)                    \
-    X(next_image, avifDecoderNextImage)           \
-    X(rgb_set_defaults, avifRGBImageSetDefaults)  \
-    X(yuv_to_rgb, avifImageYUVToRGB)              \
+#define AVIF_SYMBOLS(X)                               \
+    X(decoder_create, avifDecoderCreate)              \
+    X(decoder_destroy, avifDecoderDestroy)            \
+    X(set_io_memory, avifDecoderSetIOMemory)          \
+    X(parse, avifDecoderParse)                        \
+    X(next_image, avifDecoderNextImage)               \
+    X(rgb_set_defaults, avifRGBImageSetDefaults)      \
+    X(yuv_to_rgb, avifImageYUVToRGB)                  \
+    X(image_create, avifImageCreate)                  \
+    X(image_allocate_planes, avifImageAllocatePlanes) \
+    X(image_destroy, avifImageDestroy)                \
     X(result_to_string, avifResultToString)
 LIBRARY_GROUP(avif, AVIF_SYMBOLS, IMGFETCH_AVIF_LIBRARY, "libavif15")
 
@@ -25,6 +28,67 @@ static int avif_message(avifResult result, char *message, size_t message_size) {
 static int avif_failure(avifDecoder *decoder, avifResult result, char *message, size_t message_size) {
     avif_api.decoder_destroy(decoder);
     return avif_message(result, message, message_size);
+}
+
+// libavif converts no constant-luminance matrix to RGB ("Reformat failed"). libheif, and so
+// heif-convert, ImageMagick and libvips, converts BT.2020 constant luminance (10) with BT.2020's
+// non-constant coefficients (9) and chromaticity-derived constant luminance (13) as
+// chromaticity-derived non-constant (12): the stand-in libavif is asked for when it refuses one.
+static avifMatrixCoefficients avif_stand_in(avifMatrixCoefficients matrix) {
+    switch (matrix) {
+    case AVIF_MATRIX_COEFFICIENTS_BT2020_CL: return AVIF_MATRIX_COEFFICIENTS_BT2020_NCL;
+    case AVIF_MATRIX_COEFFICIENTS_CHROMA_DERIVED_CL: return AVIF_MATRIX_COEFFICIENTS_CHROMA_DERIVED_NCL;
+    default: return matrix;
+    }
+}
+
+// `image` to 8-bit RGBA in `pixels` (rows of `row_bytes`), through the stand-in matrix if libavif
+// refuses the image's own.
+static avifResult avif_to_rgba(avifImage *image, uint8_t *pixels, uint32_t row_bytes) {
+    avifRGBImage rgb;
+    avif_api.rgb_set_defaults(&rgb, image);
+    rgb.format = AVIF_RGB_FORMAT_RGBA;
+    rgb.depth = 8;
+    rgb.pixels = pixels;
+    rgb.rowBytes = row_bytes;
+    avifResult result = avif_api.yuv_to_rgb(image, &rgb);
+    avifMatrixCoefficients own = image->matrixCoefficients;
+    if (result == AVIF_RESULT_OK || avif_stand_in(own) == own) return result;
+    image->matrixCoefficients = avif_stand_in(own);
+    result = avif_api.yuv_to_rgb(image, &rgb);
+    image->matrixCoefficients = own;
+    return result;
+}
+
+// Whether libavif converts `image`'s colours to RGB, asked of a 2×2 image of its format, depth,
+// range and matrix: verification decodes no frame to RGB, yet must refuse what a conversion would
+// (an image `--decode` accepts must convert).
+static avifResult avif_check_convertible(const avifImage *image) {
+    avifImage *trial = avif_api.image_create(2, 2, image->depth, image->yuvFormat);
+    if (trial == NULL) return AVIF_RESULT_OUT_OF_MEMORY;
+    trial->yuvRange = image->yuvRange;
+    trial->colorPrimaries = image->colorPrimaries;
+    trial->transferCharacteristics = image->transferCharacteristics;
+    trial->matrixCoefficients = image->matrixCoefficients;
+    avifResult result = avif_api.image_allocate_planes(trial, AVIF_PLANES_YUV);
+    if (result == AVIF_RESULT_OK) {
+        uint32_t chroma_rows = image->yuvFormat == AVIF_PIXEL_FORMAT_YUV420 ? 1 : 2;
+        for (int plane = 0; plane < 3; plane++) {
+            if (trial->yuvPlanes[plane] != NULL) memset(trial->yuvPlanes[plane], 0, (size_t)trial->yuvRowBytes[plane] * (plane == 0 ? 2 : chroma_rows));
+        }
+        uint8_t pixels[2 * 2 * 4];
+        result = avif_to_rgba(trial, pixels, 2 * 4);
+    }
+    avif_api.image_destroy(trial);
+    return result;
+}
+
+// A failure naming the matrix when it is the image's colours libavif cannot convert.
+static int avif_conversion_failure(avifResult result, const avifImage *image, char *message, size_t message_size) {
+    if (result != AVIF_RESULT_REFORMAT_FAILED && result != AVIF_RESULT_NOT_IMPLEMENTED) return avif_message(result, message, message_size);
+    snprintf(message, message_size, "libavif cannot convert its colours to RGB (matrix coefficients %u): %s",
+             (unsigned)image->matrixCoefficients, avif_api.result_to_string(result));
+    return IMGFETCH_CODEC_FAILED;
 }
 
 // A decoder over `data` with its container parsed, in *decoder; else the failure, nothing left open.
@@ -56,15 +120,11 @@ int imgfetch_avif_decode(const uint8_t *data, size_t size, uint8_t *rgba, uint32
         avif_api.decoder_destroy(decoder);
         return IMGFETCH_CODEC_FAILED;
     }
-    if (rgba != NULL) {
-        avifRGBImage rgb;
-        avif_api.rgb_set_defaults(&rgb, decoder->image);
-        rgb.format = AVIF_RGB_FORMAT_RGBA;
-        rgb.depth = 8;
-        rgb.pixels = rgba;
-        rgb.rowBytes = width * 4;
-        result = avif_api.yuv_to_rgb(decoder->image, &rgb);
-        if (result != AVIF_RESULT_OK) return avif_failure(decoder, result, message, message_size);
+    result = rgba != NULL ? avif_to_rgba(decoder->image, rgba, width * 4) : avif_check_convertible(decoder->image);
+    if (result != AVIF_RESULT_OK) {
+        status = avif_conversion_failure(result, decoder->image, message, message_size);
+        avif_api.decoder_destroy(decoder);
+        return status;
     }
     // The later frames of a sequence are decoded to prove they decode; their pixels stay in YUV.
     while (every_frame && (result = avif_api.next_image(decoder)) == AVIF_RESULT_OK) {}
@@ -112,14 +172,8 @@ int imgfetch_avif_sequence_next(struct imgfetch_avif_sequence *sequence, uint8_t
         imgfetch_copy_message(message, message_size, NULL, "a frame decodes to a size other than the header's");
         return IMGFETCH_CODEC_FAILED;
     }
-    avifRGBImage rgb;
-    avif_api.rgb_set_defaults(&rgb, decoder->image);
-    rgb.format = AVIF_RGB_FORMAT_RGBA;
-    rgb.depth = 8;
-    rgb.pixels = rgba;
-    rgb.rowBytes = sequence->width * 4;
-    result = avif_api.yuv_to_rgb(decoder->image, &rgb);
-    if (result != AVIF_RESULT_OK) return avif_message(result, message, message_size);
+    result = avif_to_rgba(decoder->image, rgba, sequence->width * 4);
+    if (result != AVIF_RESULT_OK) return avif_conversion_failure(result, decoder->image, message, message_size);
     // The track's own timescale gives whole milliseconds exactly where seconds as a double would not.
     const avifImageTiming *timing = &decoder->imageTiming;
     *duration_ms = timing->timescale > 0 ? (timing->durationInTimescales * 1000 + timing->timescale / 2) / timing->timescale

@@ -95,4 +95,37 @@ final class AVIFDecoderTests: XCTestCase {
             XCTAssertEqual(source.orientation, orientation, name)
         }
     }
+
+    /// BT.2020 constant luminance (matrix 10), which libavif refuses to convert ("Reformat
+    /// failed"), decodes as libheif decodes it (heif-convert, and through it ImageMagick and
+    /// libvips): with BT.2020's non-constant coefficients, so to the very pixels of the same
+    /// samples tagged 9.
+    func testConstantLuminanceConvertsWithTheNonConstantCoefficientsAsHeifConvertDoes() throws {
+        let constant = try Fixture.data("bt2020-cl.avif")
+        let image = try registry.decode(constant)
+        XCTAssertEqual(image.pixels, try registry.decode(try Fixture.data("bt2020-ncl.avif")).pixels)
+        // The rule it follows: libheif decodes the two tags alike (its chroma upsampling and
+        // colour handling are its own, so its pixels are compared with its own).
+        let heif = try ["bt2020-cl.avif", "bt2020-ncl.avif"].map { name in
+            try ReferenceDecoder.decode(name, with: "heif-convert") { [$0, $1] }
+        }
+        ReferenceDecoder.assertMatches(heif[0], heif[1], tolerance: 0, "heif-convert's bt2020-cl.avif against its bt2020-ncl.avif")
+        XCTAssertEqual(try registry.verifyDecoding(constant).format, .avif)
+        let source = try registry.decodeForTransform(constant, minimumStoredSize: nil, limits: DecodeLimits())
+        XCTAssertEqual([source.width, source.height], [16, 16])
+    }
+
+    /// What verification accepts, a conversion converts: a matrix libavif converts to RGB under no
+    /// stand-in (SMPTE ST 2085, 11) fails `--decode` as it fails the transform, naming the matrix.
+    func testAMatrixLibavifCannotConvertFailsVerificationAsItFailsConversion() throws {
+        let data = try Fixture.data("st2085.avif")
+        XCTAssertNoThrow(try registry.validate(data))
+        for (what, error) in [
+            ("verification", decodeError { () throws(DecodeError) in try registry.verifyDecoding(data) }),
+            ("conversion", decodeError { () throws(DecodeError) in try registry.decode(data) }),
+        ] {
+            guard case .corrupt(.avif, let reason)? = error else { XCTFail("\(what): got \(String(describing: error))"); continue }
+            XCTAssertTrue(reason.contains("matrix coefficients 11"), "\(what): \(reason)")
+        }
+    }
 }
