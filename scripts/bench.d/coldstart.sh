@@ -10,7 +10,10 @@
 # Targets: one URL, existing cache <= 1.25x curl over http, <= 1.10x over https; new cache
 # <= 1.5x (http) and <= 1.25x (https) curl. 10 and 100 URLs <= 1.0x curl --parallel over http,
 # <= 0.9x the faster of curl --parallel and wget -i over https; the 100-image batch's CPU
-# <= 1.1x curl --parallel's.
+# <= 1.1x curl --parallel's. Beside that CPU row, where it goes (information, no target): the same
+# batch with --no-disk-cache (fetch and validate, nothing stored) against curl --parallel writing
+# to /dev/null, and what each stores: imgfetch's cache (the batch less --no-disk-cache) against
+# curl's files (to files less to /dev/null).
 # shellcheck source=lib/common.sh
 source "$(dirname "$0")/lib/common.sh"
 # shellcheck source=lib/nginx.sh
@@ -112,10 +115,17 @@ batch() {
   cache="$(bench_fresh_dir "coldstart-batch-$scheme-$n")"
   # shellcheck disable=SC2086
   "$IMGFETCH_BIN" prefetch -q -j 8 $own_ca "$list" --cache-dir "$cache" >>"$BENCH_LOG" 2>&1
+  # At 100 images, where the CPU goes: nothing stored by either tool (commands 3 and 4).
+  local split=()
+  if [ "$n" = 100 ]; then
+    sed 's|^output = .*|output = "/dev/null"|' "$config" > "$config.null"
+    split=(--prepare true "$IMGFETCH_BIN prefetch -q -j 8 --no-disk-cache $own_ca $list --cache-dir $cache"
+      --prepare true "curl -s $curl_ca --parallel --parallel-max 8 -K $config.null")
+  fi
   if ! hyperfine -N --warmup 3 --runs "$runs" --export-json "$json" \
     --prepare "$IMGFETCH_BIN cache purge --all -q --cache-dir $cache" "$IMGFETCH_BIN prefetch -q -j 8 $own_ca $list --cache-dir $cache" \
     --prepare "rm -rf $out/batch" "curl -s $curl_ca --create-dirs --parallel --parallel-max 8 -K $config" \
-    --prepare "rm -rf $out/wget" "wget -q $wget_ca -i $list -P $out/wget" >>"$BENCH_LOG" 2>&1; then
+    --prepare "rm -rf $out/wget" "wget -q $wget_ca -i $list -P $out/wget" "${split[@]}" >>"$BENCH_LOG" 2>&1; then
     bench_skip "$scenario" "vs curl --parallel" "hyperfine failed (see $BENCH_LOG)" "" "≤ $limit×"
     return
   fi
@@ -140,6 +150,15 @@ batch() {
     ratio="$(bench_ratio "$own_cpu" "$curl_cpu")"
     bench_row "$scenario" "CPU (user + sys) vs curl --parallel's" "$(bench_seconds "$own_cpu")" \
       "$(bench_seconds "$curl_cpu")" "${ratio}×" "≤ 1.10×" "$(bench_verdict "$ratio" le 1.1)"
+    local fetch_cpu null_cpu
+    fetch_cpu="$(cpu_of "$json" 3)" null_cpu="$(cpu_of "$json" 4)"
+    bench_row "$scenario" "CPU with --no-disk-cache (fetch and validate) vs curl --parallel's to /dev/null" \
+      "$(bench_seconds "$fetch_cpu")" "$(bench_seconds "$null_cpu")" "$(bench_ratio "$fetch_cpu" "$null_cpu")×" "—" "info"
+    local stores writes
+    stores="$(python3 -c "print('%.6f' % max(0.0, $own_cpu - $fetch_cpu))")"
+    writes="$(python3 -c "print('%.6f' % max(0.0, $curl_cpu - $null_cpu))")"
+    bench_row "$scenario" "CPU of storing: the cache (less --no-disk-cache) vs curl's files (less /dev/null)" \
+      "$(bench_seconds "$stores")" "$(bench_seconds "$writes")" "$(bench_ratio "$stores" "$writes")×" "—" "info"
   fi
 }
 

@@ -11,7 +11,15 @@ extension CodecLibraries {
             guard let token = spec.accept, spec.library.map({ isInstalled($0.file) }) ?? true else { return nil }
             return token
         }.sorted { $0.rank < $1.rank }.map(\.mediaType)
-        return (named + ["image/*", "*/*;q=0.8"]).joined(separator: ",")
+        // Appended, not `joined(separator:)`: the standard library's generic `joined` looked its
+        // element's conformances up at run time, a scan of every conformance record in the binary
+        // on each fetching process's path (0.2 ms of a 30 ms https `get`, perf with DWARF stacks).
+        var header = ""
+        for mediaType in named + ["image/*", "*/*;q=0.8"] {
+            if !header.isEmpty { header += "," }
+            header += mediaType
+        }
+        return header
     }()
 
     /// Whether `soname` lies in a directory the dynamic loader searches: an access(2) per
