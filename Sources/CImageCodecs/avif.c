@@ -74,7 +74,8 @@ static avifResult avif_check_convertible(const avifImage *image) {
     if (result == AVIF_RESULT_OK) {
         uint32_t chroma_rows = image->yuvFormat == AVIF_PIXEL_FORMAT_YUV420 ? 1 : 2;
         for (int plane = 0; plane < 3; plane++) {
-            if (trial->yuvPlanes[plane] != NULL) memset(trial->yuvPlanes[plane], 0, (size_t)trial->yuvRowBytes[plane] * (plane == 0 ? 2 : chroma_rows));
+            if (trial->yuvPlanes[plane] == NULL) continue;  // a monochrome image has no chroma
+            memset(trial->yuvPlanes[plane], 0, (size_t)trial->yuvRowBytes[plane] * (plane == 0 ? 2 : chroma_rows));
         }
         uint8_t pixels[2 * 2 * 4];
         result = avif_to_rgba(trial, pixels, 2 * 4);

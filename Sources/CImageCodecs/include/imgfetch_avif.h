@@ -7,7 +7,8 @@ const char *imgfetch_avif_load(void);
 #define IMGFETCH_AVIF_LIBRARY "libavif.so.15"
 
 /// The first frame to RGBA; with `every_frame`, the later frames of a sequence too (not kept).
-/// With `rgba` NULL every frame is decoded and none converted to RGB (verification).
+/// With `rgba` NULL every frame is decoded and none converted to RGB (verification), but what
+/// libavif could not convert to RGB fails here too.
 int imgfetch_avif_decode(const uint8_t *data, size_t size, uint8_t *rgba, uint32_t width, uint32_t height,
                          int every_frame, char *message, size_t message_size);
 /// An AVIF image sequence read one frame at a time: the decoder, parsed, and the size (stored,
