@@ -154,11 +154,15 @@ batch() {
     fetch_cpu="$(cpu_of "$json" 3)" null_cpu="$(cpu_of "$json" 4)"
     bench_row "$scenario" "CPU with --no-disk-cache (fetch and validate) vs curl --parallel's to /dev/null" \
       "$(bench_seconds "$fetch_cpu")" "$(bench_seconds "$null_cpu")" "$(bench_ratio "$fetch_cpu" "$null_cpu")×" "—" "info"
-    local stores writes
+    # Differences of two means of noisy runs: a side can come out at nothing (over https curl's
+    # runs to files and to /dev/null once averaged the same), and then no ratio is printed.
+    local stores writes split_ratio
     stores="$(python3 -c "print('%.6f' % max(0.0, $own_cpu - $fetch_cpu))")"
     writes="$(python3 -c "print('%.6f' % max(0.0, $curl_cpu - $null_cpu))")"
+    split_ratio="$(bench_ratio "$stores" "$writes")"
+    [ "$split_ratio" = inf ] && split_ratio="—" || split_ratio="${split_ratio}×"
     bench_row "$scenario" "CPU of storing: the cache (less --no-disk-cache) vs curl's files (less /dev/null)" \
-      "$(bench_seconds "$stores")" "$(bench_seconds "$writes")" "$(bench_ratio "$stores" "$writes")×" "—" "info"
+      "$(bench_seconds "$stores")" "$(bench_seconds "$writes")" "$split_ratio" "—" "info"
   fi
 }
 
